@@ -1,0 +1,237 @@
+/* gst-cudaedge compute core: plain C API, no GStreamer or GLib types.
+ *
+ * Copyright (C) 2026 The gst-cudaedge authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Everything here works in every build.  The CPU reference functions are
+ * the definition of the numbers (see README.md, "Numerics"); the CUDA
+ * context functions return CE_STATUS_NOT_BUILT in a build without CUDA and
+ * CE_STATUS_NO_DEVICE on a machine without a usable GPU.
+ */
+#ifndef CUDAEDGE_CORE_H
+#define CUDAEDGE_CORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum
+{
+  CE_STATUS_OK = 0,
+  CE_STATUS_INVALID_ARGUMENT,   /* ce_last_error() names the argument */
+  CE_STATUS_OUT_OF_MEMORY,
+  CE_STATUS_NO_DEVICE,          /* no driver, no GPU, or no such index */
+  CE_STATUS_CUDA_ERROR,         /* a CUDA call failed; see ce_last_error() */
+  CE_STATUS_NOT_BUILT           /* this build has no CUDA support */
+} ce_status;
+
+/* A fixed sentence for the status code. */
+const char *ce_status_string (ce_status status);
+
+/* The detailed message of the last failure on the calling thread, for
+ * example "width must be at least 1 (got 0)".  Never NULL. */
+const char *ce_last_error (void);
+
+typedef enum
+{
+  CE_BORDER_REPLICATE = 0,      /* nearest edge pixel */
+  CE_BORDER_ZERO,               /* reads outside the frame give 0 */
+  CE_BORDER_REFLECT             /* mirror without repeating the edge */
+} ce_border_mode;
+
+typedef enum
+{
+  CE_NORM_L2 = 0,
+  CE_NORM_L1
+} ce_norm;
+
+typedef enum
+{
+  CE_OUTPUT_EDGES = 0,          /* 0 / 255 */
+  CE_OUTPUT_MAGNITUDE           /* min (255, round-half-up (m)) */
+} ce_output;
+
+typedef struct
+{
+  double threshold;             /* gray levels, 0 ... 2048 */
+  int blur;                     /* nonzero: 5x5 Gaussian before the Sobel */
+  ce_border_mode border;
+  ce_norm norm;
+  ce_output output;
+} ce_edge_params;
+
+#define CE_THRESHOLD_MAX 2048.0
+
+/* The defaults: threshold 128, blur on, replicate, l2, edges. */
+void ce_edge_params_init (ce_edge_params * params);
+
+ce_status ce_edge_params_validate (const ce_edge_params * params);
+
+/* The integer form of the parameters, derived once on the host.
+ * l2: edge where gx*gx + gy*gy > limit, limit = floor ((S t)^2);
+ * l1: edge where |gx| + |gy| > limit, limit = floor (S t). */
+typedef struct
+{
+  int64_t limit;
+  int scale;                    /* S: 256 with blur, 1 without */
+  int blur;
+  ce_border_mode border;
+  ce_norm norm;
+  ce_output output;
+} ce_edge_consts;
+
+ce_status ce_edge_consts_init (ce_edge_consts * consts,
+    const ce_edge_params * params);
+
+/* Input pixel layouts.  Only plane 0 is ever read: it holds the luma (or
+ * the packed pixels) in every one of these formats. */
+typedef enum
+{
+  CE_FORMAT_GRAY8 = 0,
+  CE_FORMAT_I420,
+  CE_FORMAT_YV12,
+  CE_FORMAT_NV12,
+  CE_FORMAT_NV21,
+  CE_FORMAT_Y42B,
+  CE_FORMAT_Y444,
+  CE_FORMAT_YUY2,
+  CE_FORMAT_UYVY,
+  CE_FORMAT_RGB,
+  CE_FORMAT_BGR,
+  CE_FORMAT_RGBA,
+  CE_FORMAT_BGRA,
+  CE_FORMAT_ARGB,
+  CE_FORMAT_ABGR,
+  CE_FORMAT_RGBx,
+  CE_FORMAT_BGRx,
+  CE_FORMAT_xRGB,
+  CE_FORMAT_xBGR,
+  CE_FORMAT_COUNT
+} ce_format;
+
+/* Where luma comes from in plane 0 of a format: bytes per pixel, and either
+ * the offset of Y (is_rgb == 0) or of R, G and B (is_rgb == 1). */
+typedef struct
+{
+  int bytes_per_pixel;
+  int is_rgb;
+  int y_offset;
+  int r_offset, g_offset, b_offset;
+} ce_luma_layout;
+
+ce_status ce_luma_layout_get (ce_format format, ce_luma_layout * layout);
+const char *ce_format_name (ce_format format);
+
+/* Plane 0 of a host or device frame. */
+typedef struct
+{
+  const uint8_t *data;
+  size_t stride;                /* bytes from one row to the next */
+  int width, height;
+  ce_format format;
+} ce_frame;
+
+/* Checks a frame description: non-NULL data, sizes >= 1, stride >= row. */
+ce_status ce_frame_validate (const ce_frame * frame);
+
+/* ---- CPU reference (single-threaded, the definition of the numbers) ---- */
+
+/* 8-bit luma of plane 0.  RGB family: (77 R + 150 G + 29 B + 128) >> 8. */
+ce_status ce_ref_luma (const ce_frame * src, uint8_t * dst, size_t dst_stride);
+
+/* B = sum w_i w_j Y, w = [1 4 6 4 1], exact (0 ... 65280), border applied
+ * to Y.  dst_stride is in bytes. */
+ce_status ce_ref_blur (const uint8_t * y, size_t y_stride, int width,
+    int height, ce_border_mode border, uint16_t * dst, size_t dst_stride);
+
+/* 3x3 Sobel of B (border applied to B); writes (gx, gy) pairs.
+ * dst_stride is in bytes. */
+ce_status ce_ref_sobel (const uint16_t * b, size_t b_stride, int width,
+    int height, ce_border_mode border, int32_t * dst, size_t dst_stride);
+
+/* Threshold or magnitude of (gx, gy) pairs, as consts says. */
+ce_status ce_ref_threshold (const int32_t * grad, size_t grad_stride,
+    int width, int height, const ce_edge_consts * consts, uint8_t * dst,
+    size_t dst_stride);
+
+/* The whole chain on 8-bit luma. */
+ce_status ce_ref_edge (const uint8_t * y, size_t y_stride, int width,
+    int height, const ce_edge_params * params, uint8_t * dst,
+    size_t dst_stride);
+
+/* Luma extraction and the whole chain on a frame of any format. */
+ce_status ce_ref_edge_frame (const ce_frame * src,
+    const ce_edge_params * params, uint8_t * dst, size_t dst_stride);
+
+/* Bilinear 2x upscale: bytes_per_pixel 1 (GRAY8) or 4 (any 4-byte packed
+ * RGB-family layout; all four bytes filtered alike).  dst is 2W x 2H. */
+ce_status ce_ref_upscale2x (const uint8_t * src, size_t src_stride,
+    int width, int height, int bytes_per_pixel, uint8_t * dst,
+    size_t dst_stride);
+
+/* Compares two 8-bit images; returns the number of differing bytes and the
+ * first difference in row-major order (x in bytes).  0 means identical. */
+typedef struct
+{
+  uint64_t count;
+  int x, y;
+  int expected, got;
+} ce_diff;
+
+uint64_t ce_compare_u8 (const uint8_t * expected, size_t expected_stride,
+    const uint8_t * got, size_t got_stride, int row_bytes, int height,
+    ce_diff * diff);
+
+/* ---- CUDA context (frames from host memory to host memory) ---- */
+
+typedef struct ce_cuda_ctx ce_cuda_ctx;
+
+/* Mean times of the last frame, from CUDA events, in microseconds.  With
+ * bands overlapping, each stage runs from its first start to its last end. */
+typedef struct
+{
+  double upload_us;
+  double kernel_us;
+  double download_us;
+} ce_timing;
+
+/* Number of usable CUDA devices; CE_STATUS_NO_DEVICE (count 0) when there
+ * is no driver or no GPU. */
+ce_status ce_cuda_device_count (int *count);
+
+/* device_id -1 picks the first usable device.  n_streams >= 2. */
+ce_status ce_cuda_ctx_new (int device_id, int n_streams, ce_cuda_ctx ** ctx);
+void ce_cuda_ctx_free (ce_cuda_ctx * ctx);
+int ce_cuda_ctx_device_id (const ce_cuda_ctx * ctx);
+const char *ce_cuda_ctx_device_name (const ce_cuda_ctx * ctx);
+
+/* Page-locked host memory on the context's device, for buffer pools. */
+ce_status ce_cuda_host_alloc (ce_cuda_ctx * ctx, size_t size, void **ptr);
+ce_status ce_cuda_host_free (ce_cuda_ctx * ctx, void *ptr);
+
+/* Runs the edge chain on a host frame into a host GRAY8 image.  Host memory
+ * that is not page-locked is first copied into the context's pinned
+ * staging.  The frame is split into horizontal bands spread over the
+ * context's streams so that uploads, kernels and downloads overlap.
+ * Returns when dst holds the result.  timing may be NULL. */
+ce_status ce_cuda_edge_frame (ce_cuda_ctx * ctx, const ce_frame * src,
+    const ce_edge_params * params, uint8_t * dst, size_t dst_stride,
+    ce_timing * timing);
+
+/* Bilinear 2x upscale of a host image into a host image, the same way. */
+ce_status ce_cuda_upscale2x_frame (ce_cuda_ctx * ctx, const uint8_t * src,
+    size_t src_stride, int width, int height, int bytes_per_pixel,
+    uint8_t * dst, size_t dst_stride, ce_timing * timing);
+
+/* Number of horizontal bands a frame is split into (default 4; 1 turns
+ * banding off).  For tests and benchmarks. */
+void ce_cuda_ctx_set_bands (ce_cuda_ctx * ctx, int bands);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CUDAEDGE_CORE_H */

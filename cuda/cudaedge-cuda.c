@@ -1,0 +1,632 @@
+/* gst-cudaedge compute core: the CUDA context, host side.
+ *
+ * Copyright (C) 2026 The gst-cudaedge authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * A frame goes host -> device -> host in horizontal bands spread over the
+ * context's streams: while band b is uploaded, band b-1 is filtered and
+ * band b-2 downloaded, so the copy engines and the SMs work at once and
+ * the frame costs little more than its transfers.  A band's kernel needs
+ * a few rows of the next band (the filter apron), so it waits on that
+ * band's upload event, never on a whole-device synchronisation.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "cudaedge-core.h"
+#include "cudaedge-kernels.h"
+#include "cudaedge-private.h"
+
+#define MAX_BANDS 32
+#define MIN_BAND_ROWS 16
+#define DEFAULT_BANDS 4
+
+/* Records where a CUDA call failed and jumps to the function's error label. */
+#define CUDA_TRY(call) \
+  do { \
+    cudaError_t err_ = (call); \
+    if (err_ != cudaSuccess) { \
+      ce_set_error ("%s failed at %s:%d: %s (%s)", #call, __FILE__, \
+          __LINE__, cudaGetErrorString (err_), cudaGetErrorName (err_)); \
+      status = CE_STATUS_CUDA_ERROR; \
+      goto fail; \
+    } \
+  } while (0)
+
+#define CE_TRY(expr) \
+  do { \
+    status = (expr); \
+    if (status != CE_STATUS_OK) \
+      goto fail; \
+  } while (0)
+
+typedef struct
+{
+  void *ptr;
+  size_t pitch;                 /* device images only */
+  size_t row_bytes;
+  int rows;
+} buffer;
+
+typedef struct
+{
+  cudaEvent_t up_start, up_end, k_start, k_end, down_end;
+  cudaEvent_t ready;            /* this band's input rows are on the device */
+} band_events;
+
+struct ce_cuda_ctx
+{
+  int device;
+  char name[256];
+  int n_streams;
+  cudaStream_t *streams;
+  int bands;
+  band_events events[MAX_BANDS];
+  int n_events;
+
+  buffer d_src, d_luma, d_dst;
+  buffer h_src_stage, h_dst_stage;
+};
+
+ce_status
+ce_cuda_device_count (int *count)
+{
+  cudaError_t err;
+  int n = 0;
+
+  if (count == NULL)
+    return ce_check_pointer (count, "count");
+  *count = 0;
+  err = cudaGetDeviceCount (&n);
+  if (err != cudaSuccess) {
+    ce_set_error ("no CUDA device: %s", cudaGetErrorString (err));
+    (void) cudaGetLastError ();
+    return CE_STATUS_NO_DEVICE;
+  }
+  if (n == 0) {
+    ce_set_error ("no CUDA device found");
+    return CE_STATUS_NO_DEVICE;
+  }
+  *count = n;
+  return CE_STATUS_OK;
+}
+
+/* A device is usable when a runtime context can be created on it. */
+static int
+device_usable (int device)
+{
+  if (cudaSetDevice (device) != cudaSuccess || cudaFree (NULL) != cudaSuccess) {
+    (void) cudaGetLastError ();
+    return 0;
+  }
+  return 1;
+}
+
+ce_status
+ce_cuda_ctx_new (int device_id, int n_streams, ce_cuda_ctx ** out)
+{
+  struct cudaDeviceProp prop;
+  ce_cuda_ctx *ctx = NULL;
+  ce_status status;
+  int count, i;
+
+  if ((status = ce_check_pointer (out, "ctx")) != CE_STATUS_OK)
+    return status;
+  *out = NULL;
+  if (n_streams < 2) {
+    ce_set_error ("n_streams must be at least 2 (got %d)", n_streams);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
+  if (device_id < -1) {
+    ce_set_error ("device id must be -1 or an index (got %d)", device_id);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
+  if ((status = ce_cuda_device_count (&count)) != CE_STATUS_OK)
+    return status;
+
+  if (device_id == -1) {
+    for (i = 0; i < count && !device_usable (i); i++);
+    if (i == count) {
+      ce_set_error ("none of the %d CUDA devices is usable", count);
+      return CE_STATUS_NO_DEVICE;
+    }
+    device_id = i;
+  } else if (device_id >= count) {
+    ce_set_error ("CUDA device %d does not exist (%d found)", device_id,
+        count);
+    return CE_STATUS_NO_DEVICE;
+  } else if (!device_usable (device_id)) {
+    ce_set_error ("CUDA device %d is not usable", device_id);
+    return CE_STATUS_NO_DEVICE;
+  }
+
+  ctx = calloc (1, sizeof (*ctx));
+  if (ctx == NULL) {
+    ce_set_error ("cannot allocate the CUDA context");
+    return CE_STATUS_OUT_OF_MEMORY;
+  }
+  ctx->device = device_id;
+  ctx->bands = DEFAULT_BANDS;
+  CUDA_TRY (cudaGetDeviceProperties (&prop, device_id));
+  snprintf (ctx->name, sizeof (ctx->name), "%s", prop.name);
+
+  ctx->streams = calloc (n_streams, sizeof (cudaStream_t));
+  if (ctx->streams == NULL) {
+    ce_set_error ("cannot allocate %d streams", n_streams);
+    status = CE_STATUS_OUT_OF_MEMORY;
+    goto fail;
+  }
+  for (i = 0; i < n_streams; i++) {
+    CUDA_TRY (cudaStreamCreateWithFlags (&ctx->streams[i],
+            cudaStreamNonBlocking));
+    ctx->n_streams = i + 1;
+  }
+  for (i = 0; i < MAX_BANDS; i++) {
+    band_events *e = &ctx->events[i];
+
+    CUDA_TRY (cudaEventCreate (&e->up_start));
+    CUDA_TRY (cudaEventCreate (&e->up_end));
+    CUDA_TRY (cudaEventCreate (&e->k_start));
+    CUDA_TRY (cudaEventCreate (&e->k_end));
+    CUDA_TRY (cudaEventCreate (&e->down_end));
+    CUDA_TRY (cudaEventCreateWithFlags (&e->ready, cudaEventDisableTiming));
+    ctx->n_events = i + 1;
+  }
+  *out = ctx;
+  return CE_STATUS_OK;
+
+fail:
+  ce_cuda_ctx_free (ctx);
+  return status;
+}
+
+static void
+buffer_release (buffer * b, int pinned)
+{
+  if (b->ptr) {
+    if (pinned)
+      cudaFreeHost (b->ptr);
+    else
+      cudaFree (b->ptr);
+  }
+  memset (b, 0, sizeof (*b));
+}
+
+void
+ce_cuda_ctx_free (ce_cuda_ctx * ctx)
+{
+  int i;
+
+  if (ctx == NULL)
+    return;
+  cudaSetDevice (ctx->device);
+  for (i = 0; i < ctx->n_streams; i++) {
+    cudaStreamSynchronize (ctx->streams[i]);
+    cudaStreamDestroy (ctx->streams[i]);
+  }
+  for (i = 0; i < ctx->n_events; i++) {
+    band_events *e = &ctx->events[i];
+
+    cudaEventDestroy (e->up_start);
+    cudaEventDestroy (e->up_end);
+    cudaEventDestroy (e->k_start);
+    cudaEventDestroy (e->k_end);
+    cudaEventDestroy (e->down_end);
+    cudaEventDestroy (e->ready);
+  }
+  buffer_release (&ctx->d_src, 0);
+  buffer_release (&ctx->d_luma, 0);
+  buffer_release (&ctx->d_dst, 0);
+  buffer_release (&ctx->h_src_stage, 1);
+  buffer_release (&ctx->h_dst_stage, 1);
+  (void) cudaGetLastError ();
+  free (ctx->streams);
+  free (ctx);
+}
+
+int
+ce_cuda_ctx_device_id (const ce_cuda_ctx * ctx)
+{
+  return ctx ? ctx->device : -1;
+}
+
+const char *
+ce_cuda_ctx_device_name (const ce_cuda_ctx * ctx)
+{
+  return ctx ? ctx->name : "";
+}
+
+void
+ce_cuda_ctx_set_bands (ce_cuda_ctx * ctx, int bands)
+{
+  if (ctx == NULL)
+    return;
+  ctx->bands = bands < 1 ? 1 : bands > MAX_BANDS ? MAX_BANDS : bands;
+}
+
+ce_status
+ce_cuda_host_alloc (ce_cuda_ctx * ctx, size_t size, void **ptr)
+{
+  ce_status status;
+
+  if ((status = ce_check_pointer (ctx, "ctx")) != CE_STATUS_OK ||
+      (status = ce_check_pointer (ptr, "ptr")) != CE_STATUS_OK)
+    return status;
+  *ptr = NULL;
+  CUDA_TRY (cudaSetDevice (ctx->device));
+  CUDA_TRY (cudaHostAlloc (ptr, size ? size : 1, cudaHostAllocPortable));
+  return CE_STATUS_OK;
+
+fail:
+  *ptr = NULL;
+  return status;
+}
+
+ce_status
+ce_cuda_host_free (ce_cuda_ctx * ctx, void *ptr)
+{
+  ce_status status = CE_STATUS_OK;
+
+  if (ctx == NULL || ptr == NULL)
+    return CE_STATUS_OK;
+  CUDA_TRY (cudaSetDevice (ctx->device));
+  CUDA_TRY (cudaFreeHost (ptr));
+fail:
+  return status;
+}
+
+/* Grows a device image (pitched) or a pinned host buffer to hold rows of
+ * row_bytes; contents are not kept. */
+static ce_status
+buffer_reserve (buffer * b, size_t row_bytes, int rows, int pinned)
+{
+  ce_status status = CE_STATUS_OK;
+
+  if (b->ptr && b->row_bytes >= row_bytes && b->rows >= rows)
+    return CE_STATUS_OK;
+  if (b->row_bytes > row_bytes)
+    row_bytes = b->row_bytes;
+  if (b->rows > rows)
+    rows = b->rows;
+  buffer_release (b, pinned);
+  if (pinned) {
+    CUDA_TRY (cudaHostAlloc (&b->ptr, row_bytes * rows, cudaHostAllocPortable));
+    b->pitch = row_bytes;
+  } else {
+    CUDA_TRY (cudaMallocPitch (&b->ptr, &b->pitch, row_bytes, rows));
+  }
+  b->row_bytes = row_bytes;
+  b->rows = rows;
+  return CE_STATUS_OK;
+
+fail:
+  b->ptr = NULL;
+  return status;
+}
+
+static int
+is_pinned (const void *ptr)
+{
+  struct cudaPointerAttributes attr;
+
+  if (cudaPointerGetAttributes (&attr, ptr) != cudaSuccess) {
+    (void) cudaGetLastError ();
+    return 0;
+  }
+  return attr.type == cudaMemoryTypeHost;
+}
+
+static int
+band_count (const ce_cuda_ctx * ctx, int rows)
+{
+  int bands = ctx->bands;
+  int most = (rows + MIN_BAND_ROWS - 1) / MIN_BAND_ROWS;
+
+  return bands < most ? bands : most;
+}
+
+/* Everything ce_cuda_edge_frame and ce_cuda_upscale2x_frame share: a job
+ * moves src rows up in bands, runs the band's kernels once its neighbours'
+ * rows are there, and moves its output rows down. */
+typedef struct
+{
+  const uint8_t *h_src;         /* pinned (caller's or staging) */
+  size_t src_stride;
+  size_t src_row_bytes;
+  int src_rows;
+  const uint8_t *user_src;      /* when staging: where to copy from */
+  size_t user_src_stride;
+
+  uint8_t *h_dst;               /* pinned (caller's or staging) */
+  size_t dst_stride;
+  size_t dst_row_bytes;
+  int out_rows_per_src_row;     /* 1 for edges, 2 for the upscale */
+
+  /* Enqueues the kernels that turn src rows [r0, r1) into output. */
+  ce_status (*prepare) (ce_cuda_ctx * ctx, void *job, int r0, int r1,
+      cudaStream_t stream);
+  ce_status (*run) (ce_cuda_ctx * ctx, void *job, int r0, int r1,
+      cudaStream_t stream);
+} band_job;
+
+static ce_status
+run_bands (ce_cuda_ctx * ctx, band_job * job, void *user, ce_timing * timing)
+{
+  ce_status status = CE_STATUS_OK;
+  int rows = job->src_rows;
+  int n = band_count (ctx, rows);
+  int band_rows = (rows + n - 1) / n;
+  int b, i;
+
+  n = (rows + band_rows - 1) / band_rows;
+
+  /* Software pipeline.  Stream 0 carries every upload (the copy engine runs
+   * them in order anyway) and the cheap per-band preparation; the other
+   * streams take turns at filtering and downloading.  Step b uploads band
+   * b and filters band b - 1, which waits only for band b's rows (stream 0
+   * being in order, that implies every earlier band's), so uploads never
+   * queue behind downloads. */
+  for (b = 0; b <= n; b++) {
+    if (b < n) {
+      int r0 = b * band_rows, r1 = r0 + band_rows < rows ? r0 + band_rows : rows;
+      cudaStream_t s = ctx->streams[0];
+      band_events *e = &ctx->events[b];
+
+      if (job->user_src) {
+        /* Staging copy on the CPU overlaps the previous band's upload. */
+        for (i = r0; i < r1; i++)
+          memcpy ((uint8_t *) job->h_src + (size_t) i * job->src_stride,
+              job->user_src + (size_t) i * job->user_src_stride,
+              job->src_row_bytes);
+      }
+      CUDA_TRY (cudaEventRecord (e->up_start, s));
+      CUDA_TRY (cudaMemcpy2DAsync ((uint8_t *) ctx->d_src.ptr +
+              (size_t) r0 * ctx->d_src.pitch, ctx->d_src.pitch,
+              job->h_src + (size_t) r0 * job->src_stride, job->src_stride,
+              job->src_row_bytes, r1 - r0, cudaMemcpyHostToDevice, s));
+      CUDA_TRY (cudaEventRecord (e->up_end, s));
+      if (job->prepare)
+        CE_TRY (job->prepare (ctx, user, r0, r1, s));
+      CUDA_TRY (cudaEventRecord (e->ready, s));
+    }
+    if (b >= 1) {
+      int k = b - 1;
+      int r0 = k * band_rows, r1 = r0 + band_rows < rows ? r0 + band_rows : rows;
+      int o0 = r0 * job->out_rows_per_src_row;
+      int o1 = r1 * job->out_rows_per_src_row;
+      cudaStream_t s = ctx->streams[1 + k % (ctx->n_streams - 1)];
+      band_events *e = &ctx->events[k];
+
+      CUDA_TRY (cudaStreamWaitEvent (s, ctx->events[b < n ? b : k].ready, 0));
+      CUDA_TRY (cudaEventRecord (e->k_start, s));
+      CE_TRY (job->run (ctx, user, r0, r1, s));
+      CUDA_TRY (cudaEventRecord (e->k_end, s));
+      CUDA_TRY (cudaMemcpy2DAsync (job->h_dst + (size_t) o0 * job->dst_stride,
+              job->dst_stride, (uint8_t *) ctx->d_dst.ptr +
+              (size_t) o0 * ctx->d_dst.pitch, ctx->d_dst.pitch,
+              job->dst_row_bytes, o1 - o0, cudaMemcpyDeviceToHost, s));
+      CUDA_TRY (cudaEventRecord (e->down_end, s));
+    }
+  }
+  for (i = 0; i < ctx->n_streams; i++)
+    CUDA_TRY (cudaStreamSynchronize (ctx->streams[i]));
+
+  if (timing) {
+    float up = 0, kern = 0, down = 0, ms;
+
+    for (b = 0; b < n; b++) {
+      band_events *e = &ctx->events[b];
+
+      CUDA_TRY (cudaEventElapsedTime (&ms, e->up_start, e->up_end));
+      up += ms;
+      CUDA_TRY (cudaEventElapsedTime (&ms, e->k_start, e->k_end));
+      kern += ms;
+      CUDA_TRY (cudaEventElapsedTime (&ms, e->k_end, e->down_end));
+      down += ms;
+    }
+    timing->upload_us = up * 1000.0;
+    timing->kernel_us = kern * 1000.0;
+    timing->download_us = down * 1000.0;
+  }
+  return CE_STATUS_OK;
+
+fail:
+  /* Leave no work in flight on buffers the caller may free. */
+  for (i = 0; i < ctx->n_streams; i++)
+    cudaStreamSynchronize (ctx->streams[i]);
+  (void) cudaGetLastError ();
+  return status;
+}
+
+/* Sets up the pinned side of a job: the caller's memory when it is
+ * page-locked, otherwise the context's staging buffers. */
+static ce_status
+job_bind_host (ce_cuda_ctx * ctx, band_job * job, const uint8_t * src,
+    size_t src_stride, uint8_t * dst, size_t dst_stride, int dst_rows)
+{
+  ce_status status;
+
+  job->user_src = NULL;
+  job->h_src = src;
+  job->src_stride = src_stride;
+  if (!is_pinned (src)) {
+    CE_TRY (buffer_reserve (&ctx->h_src_stage, job->src_row_bytes,
+            job->src_rows, 1));
+    job->user_src = src;
+    job->user_src_stride = src_stride;
+    job->h_src = ctx->h_src_stage.ptr;
+    job->src_stride = job->src_row_bytes;
+  }
+  job->h_dst = dst;
+  job->dst_stride = dst_stride;
+  if (!is_pinned (dst)) {
+    CE_TRY (buffer_reserve (&ctx->h_dst_stage, job->dst_row_bytes, dst_rows,
+            1));
+    job->h_dst = ctx->h_dst_stage.ptr;
+    job->dst_stride = job->dst_row_bytes;
+  }
+  return CE_STATUS_OK;
+
+fail:
+  return status;
+}
+
+static void
+job_unbind_host (band_job * job, uint8_t * dst, size_t dst_stride,
+    int dst_rows)
+{
+  int i;
+
+  if (job->h_dst == dst)
+    return;
+  for (i = 0; i < dst_rows; i++)
+    memcpy (dst + (size_t) i * dst_stride,
+        job->h_dst + (size_t) i * job->dst_stride, job->dst_row_bytes);
+}
+
+typedef struct
+{
+  band_job job;
+  const ce_frame *src;
+  ce_edge_consts consts;
+  int needs_luma;
+} edge_job;
+
+static ce_status
+edge_prepare (ce_cuda_ctx * ctx, void *user, int r0, int r1, cudaStream_t s)
+{
+  edge_job *ej = user;
+
+  if (!ej->needs_luma)
+    return CE_STATUS_OK;
+  return ce_launch_luma (ctx->d_src.ptr, ctx->d_src.pitch, ej->src->format,
+      ej->src->width, ej->src->height, r0, r1, ctx->d_luma.ptr,
+      ctx->d_luma.pitch, s);
+}
+
+static ce_status
+edge_run (ce_cuda_ctx * ctx, void *user, int r0, int r1, cudaStream_t s)
+{
+  edge_job *ej = user;
+  const buffer *luma = ej->needs_luma ? &ctx->d_luma : &ctx->d_src;
+
+  return ce_launch_edge_fused (luma->ptr, luma->pitch, ej->src->width,
+      ej->src->height, r0, r1, &ej->consts, ctx->d_dst.ptr, ctx->d_dst.pitch,
+      s);
+}
+
+ce_status
+ce_cuda_edge_frame (ce_cuda_ctx * ctx, const ce_frame * src,
+    const ce_edge_params * params, uint8_t * dst, size_t dst_stride,
+    ce_timing * timing)
+{
+  ce_luma_layout layout;
+  edge_job ej;
+  ce_status status;
+  int w, h;
+
+  if ((status = ce_check_pointer (ctx, "ctx")) != CE_STATUS_OK ||
+      (status = ce_frame_validate (src)) != CE_STATUS_OK ||
+      (status = ce_edge_consts_init (&ej.consts, params)) != CE_STATUS_OK ||
+      (status = ce_check_pointer (dst, "dst")) != CE_STATUS_OK ||
+      (status = ce_check_stride (dst_stride, src->width, "dst stride"))
+      != CE_STATUS_OK)
+    return status;
+  w = src->width;
+  h = src->height;
+  ce_luma_layout_get (src->format, &layout);
+
+  memset (&ej.job, 0, sizeof (ej.job));
+  ej.src = src;
+  ej.needs_luma = layout.bytes_per_pixel != 1;
+  ej.job.src_row_bytes = (size_t) w * layout.bytes_per_pixel;
+  ej.job.src_rows = h;
+  ej.job.dst_row_bytes = w;
+  ej.job.out_rows_per_src_row = 1;
+  ej.job.prepare = edge_prepare;
+  ej.job.run = edge_run;
+
+  CUDA_TRY (cudaSetDevice (ctx->device));
+  CE_TRY (buffer_reserve (&ctx->d_src, ej.job.src_row_bytes, h, 0));
+  if (ej.needs_luma)
+    CE_TRY (buffer_reserve (&ctx->d_luma, w, h, 0));
+  CE_TRY (buffer_reserve (&ctx->d_dst, w, h, 0));
+  CE_TRY (job_bind_host (ctx, &ej.job, src->data, src->stride, dst,
+          dst_stride, h));
+  CE_TRY (run_bands (ctx, &ej.job, &ej, timing));
+  job_unbind_host (&ej.job, dst, dst_stride, h);
+  return CE_STATUS_OK;
+
+fail:
+  return status;
+}
+
+typedef struct
+{
+  band_job job;
+  int width, height, bpp;
+} upscale_job;
+
+static ce_status
+upscale_run (ce_cuda_ctx * ctx, void *user, int r0, int r1, cudaStream_t s)
+{
+  upscale_job *uj = user;
+
+  return ce_launch_upscale2x (ctx->d_src.ptr, ctx->d_src.pitch, uj->width,
+      uj->height, uj->bpp, 2 * r0, 2 * r1, ctx->d_dst.ptr, ctx->d_dst.pitch,
+      s);
+}
+
+ce_status
+ce_cuda_upscale2x_frame (ce_cuda_ctx * ctx, const uint8_t * src,
+    size_t src_stride, int width, int height, int bytes_per_pixel,
+    uint8_t * dst, size_t dst_stride, ce_timing * timing)
+{
+  upscale_job uj;
+  ce_status status;
+
+  if ((status = ce_check_pointer (ctx, "ctx")) != CE_STATUS_OK ||
+      (status = ce_check_pointer (src, "src")) != CE_STATUS_OK ||
+      (status = ce_check_pointer (dst, "dst")) != CE_STATUS_OK ||
+      (status = ce_check_size (width, height)) != CE_STATUS_OK)
+    return status;
+  if (bytes_per_pixel != 1 && bytes_per_pixel != 4) {
+    ce_set_error ("bytes_per_pixel must be 1 or 4 (got %d)", bytes_per_pixel);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
+  if (width > (1 << 28) || height > (1 << 28)) {
+    ce_set_error ("%dx%d is too large to upscale", width, height);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
+  if ((status = ce_check_stride (src_stride, (size_t) width * bytes_per_pixel,
+              "src stride")) != CE_STATUS_OK ||
+      (status = ce_check_stride (dst_stride,
+              (size_t) 2 * width * bytes_per_pixel, "dst stride"))
+      != CE_STATUS_OK)
+    return status;
+
+  memset (&uj, 0, sizeof (uj));
+  uj.width = width;
+  uj.height = height;
+  uj.bpp = bytes_per_pixel;
+  uj.job.src_row_bytes = (size_t) width * bytes_per_pixel;
+  uj.job.src_rows = height;
+  uj.job.dst_row_bytes = (size_t) 2 * width * bytes_per_pixel;
+  uj.job.out_rows_per_src_row = 2;
+  uj.job.run = upscale_run;
+
+  CUDA_TRY (cudaSetDevice (ctx->device));
+  CE_TRY (buffer_reserve (&ctx->d_src, uj.job.src_row_bytes, height, 0));
+  CE_TRY (buffer_reserve (&ctx->d_dst, uj.job.dst_row_bytes, 2 * height, 0));
+  CE_TRY (job_bind_host (ctx, &uj.job, src, src_stride, dst, dst_stride,
+          2 * height));
+  CE_TRY (run_bands (ctx, &uj.job, &uj, timing));
+  job_unbind_host (&uj.job, dst, dst_stride, 2 * height);
+  return CE_STATUS_OK;
+
+fail:
+  return status;
+}

@@ -1,0 +1,111 @@
+/* gst-cudaedge compute core: the CUDA entry points of a build without CUDA.
+ *
+ * Copyright (C) 2026 The gst-cudaedge authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Every call says so with CE_STATUS_NOT_BUILT, so callers fall back to the
+ * CPU reference exactly as on a machine without a GPU.
+ */
+#include "cudaedge-core.h"
+#include "cudaedge-private.h"
+
+static ce_status
+not_built (void)
+{
+  ce_set_error ("this build of gst-cudaedge has no CUDA support");
+  return CE_STATUS_NOT_BUILT;
+}
+
+ce_status
+ce_cuda_device_count (int *count)
+{
+  if (count)
+    *count = 0;
+  return not_built ();
+}
+
+ce_status
+ce_cuda_ctx_new (int device_id, int n_streams, ce_cuda_ctx ** ctx)
+{
+  (void) device_id;
+  (void) n_streams;
+  if (ctx)
+    *ctx = NULL;
+  return not_built ();
+}
+
+void
+ce_cuda_ctx_free (ce_cuda_ctx * ctx)
+{
+  (void) ctx;
+}
+
+int
+ce_cuda_ctx_device_id (const ce_cuda_ctx * ctx)
+{
+  (void) ctx;
+  return -1;
+}
+
+const char *
+ce_cuda_ctx_device_name (const ce_cuda_ctx * ctx)
+{
+  (void) ctx;
+  return "";
+}
+
+void
+ce_cuda_ctx_set_bands (ce_cuda_ctx * ctx, int bands)
+{
+  (void) ctx;
+  (void) bands;
+}
+
+ce_status
+ce_cuda_host_alloc (ce_cuda_ctx * ctx, size_t size, void **ptr)
+{
+  (void) ctx;
+  (void) size;
+  if (ptr)
+    *ptr = NULL;
+  return not_built ();
+}
+
+ce_status
+ce_cuda_host_free (ce_cuda_ctx * ctx, void *ptr)
+{
+  (void) ctx;
+  (void) ptr;
+  return not_built ();
+}
+
+ce_status
+ce_cuda_edge_frame (ce_cuda_ctx * ctx, const ce_frame * src,
+    const ce_edge_params * params, uint8_t * dst, size_t dst_stride,
+    ce_timing * timing)
+{
+  (void) ctx;
+  (void) src;
+  (void) params;
+  (void) dst;
+  (void) dst_stride;
+  (void) timing;
+  return not_built ();
+}
+
+ce_status
+ce_cuda_upscale2x_frame (ce_cuda_ctx * ctx, const uint8_t * src,
+    size_t src_stride, int width, int height, int bytes_per_pixel,
+    uint8_t * dst, size_t dst_stride, ce_timing * timing)
+{
+  (void) ctx;
+  (void) src;
+  (void) src_stride;
+  (void) width;
+  (void) height;
+  (void) bytes_per_pixel;
+  (void) dst;
+  (void) dst_stride;
+  (void) timing;
+  return not_built ();
+}
