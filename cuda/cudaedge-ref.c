@@ -34,6 +34,15 @@ check_image (const void *data, const char *data_name, size_t stride,
       stride_name);
 }
 
+static ce_status
+check_border (ce_border_mode border)
+{
+  if ((unsigned) border <= CE_BORDER_REFLECT)
+    return CE_STATUS_OK;
+  ce_set_error ("border mode %d is not a ce_border_mode", border);
+  return CE_STATUS_INVALID_ARGUMENT;
+}
+
 ce_status
 ce_ref_luma (const ce_frame * src, uint8_t * dst, size_t dst_stride)
 {
@@ -101,6 +110,8 @@ ce_ref_blur (const uint8_t * y, size_t y_stride, int width, int height,
   if ((status = check_image (dst, "dst", dst_stride, "dst stride", width,
               height, 2)) != CE_STATUS_OK)
     return status;
+  if ((status = check_border (border)) != CE_STATUS_OK)
+    return status;
 
   for (py = 0; py < height; py++) {
     for (px = 0; px < width; px++) {
@@ -129,6 +140,8 @@ ce_ref_sobel (const uint16_t * b, size_t b_stride, int width, int height,
     return status;
   if ((status = check_image (dst, "dst", dst_stride, "dst stride", width,
               height, 8)) != CE_STATUS_OK)
+    return status;
+  if ((status = check_border (border)) != CE_STATUS_OK)
     return status;
 
   for (y = 0; y < height; y++) {

@@ -1,0 +1,1004 @@
+/* gst-cudaedge compute core: the CUDA kernels and their launchers.
+ *
+ * Copyright (C) 2026 The gst-cudaedge authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Every kernel is static; only the extern "C" launchers of
+ * cudaedge-kernels.h are exported.  The numbers come from the helpers of
+ * cudaedge-numerics.h, shared with the CPU reference, so that both give the
+ * same bytes (SPEC.md sections 2 and 3).  Launchers check their arguments,
+ * enqueue on the given stream and report launch errors; they never allocate
+ * and never synchronise.
+ */
+
+#include <stdint.h>
+#include <stddef.h>
+#include <cuda_runtime.h>
+
+#include "cudaedge-kernels.h"
+#include "cudaedge-numerics.h"
+#include "cudaedge-private.h"
+
+/* The 5-tap binomial weights w = [1 4 6 4 1] of the blur.  The fused kernel
+ * works on packed 16-bit lanes and spells the same weights as shifts and
+ * small multiplies; the staged variants read them from here. */
+__constant__ int c_blur_taps[5] = { 1, 4, 6, 4, 1 };
+
+#define CE_BLUR_SCALE 256
+
+static inline unsigned
+ce_ceil_div (long long a, long long b)
+{
+  return (unsigned) ((a + b - 1) / b);
+}
+
+static ce_status
+ce_launch_status (const char *what)
+{
+  cudaError_t err = cudaGetLastError ();
+  if (err != cudaSuccess) {
+    ce_set_error ("%s: kernel launch failed: %s", what,
+        cudaGetErrorString (err));
+    return CE_STATUS_CUDA_ERROR;
+  }
+  return CE_STATUS_OK;
+}
+
+#define CE_TRY(expr) do { ce_status _s = (expr); \
+    if (_s != CE_STATUS_OK) return _s; } while (0)
+
+static ce_status
+ce_check_rows (int row0, int row1, int rows)
+{
+  if (row0 < 0 || row0 >= row1 || row1 > rows) {
+    ce_set_error ("rows [row0 %d, row1 %d) must satisfy 0 <= row0 < row1 "
+        "<= %d", row0, row1, rows);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
+  return CE_STATUS_OK;
+}
+
+static ce_status
+ce_check_border (ce_border_mode border, const char *name)
+{
+  if (border != CE_BORDER_REPLICATE && border != CE_BORDER_ZERO
+      && border != CE_BORDER_REFLECT) {
+    ce_set_error ("%s %d is not a ce_border_mode", name, (int) border);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
+  return CE_STATUS_OK;
+}
+
+static ce_status
+ce_check_multiple (size_t value, size_t align, const char *name)
+{
+  if (value % align != 0) {
+    ce_set_error ("%s must be a multiple of %zu (got %zu)", name, align,
+        value);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
+  return CE_STATUS_OK;
+}
+
+static ce_status
+ce_check_aligned (const void *ptr, size_t align, const char *name)
+{
+  if (((uintptr_t) ptr) % align != 0) {
+    ce_set_error ("%s must be %zu-byte aligned (got %p)", name, align, ptr);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
+  return CE_STATUS_OK;
+}
+
+static ce_status
+ce_check_consts (const ce_edge_consts * consts)
+{
+  CE_TRY (ce_check_pointer (consts, "consts"));
+  CE_TRY (ce_check_border (consts->border, "consts->border"));
+  if (consts->norm != CE_NORM_L2 && consts->norm != CE_NORM_L1) {
+    ce_set_error ("consts->norm %d is not a ce_norm", (int) consts->norm);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
+  if (consts->output != CE_OUTPUT_EDGES
+      && consts->output != CE_OUTPUT_MAGNITUDE) {
+    ce_set_error ("consts->output %d is not a ce_output",
+        (int) consts->output);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
+  if (consts->scale != (consts->blur ? CE_BLUR_SCALE : 1)) {
+    ce_set_error ("consts->scale must be %d with blur %s (got %d)",
+        consts->blur ? CE_BLUR_SCALE : 1, consts->blur ? "on" : "off",
+        consts->scale);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
+  if (consts->limit < 0) {
+    ce_set_error ("consts->limit must not be negative (got %lld)",
+        (long long) consts->limit);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
+  return CE_STATUS_OK;
+}
+
+/* Value of an 8-bit image at (x, y) through the border rule. */
+static __device__ __forceinline__ int
+ce_read_u8 (const uint8_t * __restrict__ p, size_t pitch, int x, int y,
+    int w, int h, ce_border_mode border)
+{
+  int ix = ce_border_index (x, w, border);
+  int iy = ce_border_index (y, h, border);
+  if (ix < 0 || iy < 0)
+    return 0;
+  return __ldg (p + (size_t) iy * pitch + ix);
+}
+
+static __device__ __forceinline__ int
+ce_read_u16 (const uint16_t * __restrict__ p, size_t pitch, int x, int y,
+    int w, int h, ce_border_mode border)
+{
+  int ix = ce_border_index (x, w, border);
+  int iy = ce_border_index (y, h, border);
+  if (ix < 0 || iy < 0)
+    return 0;
+  return __ldg ((const uint16_t *) ((const char *) p + (size_t) iy * pitch)
+      + ix);
+}
+
+/* ------------------------------------------------------------------------
+ * 1. Luma.  Reads bytes_per_pixel bytes, writes 1 byte per pixel; one
+ * thread per pixel, the reads of a warp are contiguous.
+ */
+static __global__ void
+luma_kernel (const uint8_t * __restrict__ src, size_t src_pitch, int width,
+    int row0, int row1, int bpp, int is_rgb, int y_off, int r_off, int g_off,
+    int b_off, uint8_t * __restrict__ dst, size_t dst_pitch)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = row0 + blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= width || y >= row1)
+    return;
+  const uint8_t *p = src + (size_t) y * src_pitch + (size_t) x * bpp;
+  uint8_t v;
+  if (is_rgb)
+    v = ce_rgb_to_luma (__ldg (p + r_off), __ldg (p + g_off),
+        __ldg (p + b_off));
+  else
+    v = __ldg (p + y_off);
+  dst[(size_t) y * dst_pitch + x] = v;
+}
+
+extern "C" ce_status
+ce_launch_luma (const uint8_t * d_src, size_t src_pitch, ce_format format,
+    int width, int height, int row0, int row1, uint8_t * d_luma,
+    size_t luma_pitch, cudaStream_t stream)
+{
+  ce_luma_layout lay;
+  CE_TRY (ce_check_pointer (d_src, "d_src"));
+  CE_TRY (ce_check_pointer (d_luma, "d_luma"));
+  CE_TRY (ce_luma_layout_get (format, &lay));
+  CE_TRY (ce_check_size (width, height));
+  CE_TRY (ce_check_stride (src_pitch, (size_t) width * lay.bytes_per_pixel,
+          "src_pitch"));
+  CE_TRY (ce_check_stride (luma_pitch, (size_t) width, "luma_pitch"));
+  CE_TRY (ce_check_rows (row0, row1, height));
+
+  dim3 block (32, 8);
+  dim3 grid (ce_ceil_div (width, 32), ce_ceil_div (row1 - row0, 8));
+  luma_kernel <<< grid, block, 0, stream >>> (d_src, src_pitch, width, row0,
+      row1, lay.bytes_per_pixel, lay.is_rgb, lay.y_offset, lay.r_offset,
+      lay.g_offset, lay.b_offset, d_luma, luma_pitch);
+  return ce_launch_status ("luma");
+}
+
+/* ------------------------------------------------------------------------
+ * 2. The fused chain: luma -> 5x5 blur -> Sobel -> threshold/magnitude.
+ *
+ * Traffic: 1 byte read + 1 byte written per pixel (2 bytes/pixel); the
+ * apron re-reads (3 words per 4 pixels per row, and 6 extra rows per 32)
+ * are shared by neighbouring lanes and warps and hit L1/L2.
+ *
+ * Shape: every warp owns a strip 128 pixels wide and FUSED_TH rows tall;
+ * each lane owns 4 adjacent columns and walks down the strip, so all the
+ * vertical filtering (blur 5 taps, Sobel 3 taps) happens on rolling
+ * registers and no shared memory or __syncthreads is needed.  Per row a
+ * lane loads three aligned 32-bit words (bytes X-4 ... X+7), makes the
+ * horizontal 5-tap sums for columns X-1 ... X+4 as packed pairs of 16-bit
+ * lanes (max 4080, so 2 sums per register and one IMAD/IADD does two
+ * pixels), then the vertical 5-tap on the packed pairs (max 65280, still no
+ * carry between lanes), giving B for the 6 columns the Sobel needs.  The
+ * Sobel is done separably in 32-bit integers ([1 2 1] down then a
+ * difference across for gx; a difference down then [1 2 1] across for
+ * gy), then ce_edge_value.  Output: one 32-bit store per lane and row.
+ *
+ * Borders: the blur needs Y through the border rule: rows are mapped with
+ * ce_border_index when they are fetched (a zero row gives zero words), and
+ * lanes whose 12 bytes are not all inside the frame (or whose data is not
+ * 4-byte aligned) fetch the bytes one by one at columns mapped once per
+ * thread.  The Sobel needs B through the border rule: B values of columns
+ * outside the frame are replaced with the B of the mapped column (always
+ * one of the lane's own 6 columns when the lane has an output) or 0, and
+ * B rows -1 and H likewise with the mapped row of the rolling window.
+ */
+#define FUSED_PX 4                          /* columns per lane */
+#define FUSED_TW (32 * FUSED_PX)            /* columns per warp */
+#define FUSED_TH 32                         /* rows per warp */
+#define FUSED_WARPS 4                       /* warps per block */
+
+/* Bytes ia and ib of w as the low and high 16-bit lanes. */
+#define CE_PAIR(w, ia, ib) __byte_perm ((w), 0u, 0x4040u | ((ib) << 8) | (ia))
+
+/* Byte 3 of a and byte 0 of b as the low and high 16-bit lanes. */
+static __device__ __forceinline__ uint32_t
+ce_pair_cross (uint32_t a, uint32_t b)
+{
+  return __byte_perm (a, b, 0x0403u) & 0x00ff00ffu;
+}
+
+/* Horizontal 5-tap sums for columns X-1 ... X+4 from the bytes of columns
+ * X-4 ... X+7 (w0, w1, w2): h[p] holds columns X-1+2p (low) and X+2p
+ * (high). */
+static __device__ __forceinline__ void
+ce_hpass_packed (uint32_t w0, uint32_t w1, uint32_t w2, uint32_t h[3])
+{
+  /* q_j = (Y[j], Y[j+1]) with Y[k] the byte of column X-4+k. */
+  uint32_t q1 = CE_PAIR (w0, 1, 2);
+  uint32_t q2 = CE_PAIR (w0, 2, 3);
+  uint32_t q3 = ce_pair_cross (w0, w1);
+  uint32_t q4 = CE_PAIR (w1, 0, 1);
+  uint32_t q5 = CE_PAIR (w1, 1, 2);
+  uint32_t q6 = CE_PAIR (w1, 2, 3);
+  uint32_t q7 = ce_pair_cross (w1, w2);
+  uint32_t q8 = CE_PAIR (w2, 0, 1);
+  uint32_t q9 = CE_PAIR (w2, 1, 2);
+  h[0] = q1 + q5 + 6u * q3 + 4u * (q2 + q4);
+  h[1] = q3 + q7 + 6u * q5 + 4u * (q4 + q6);
+  h[2] = q5 + q9 + 6u * q7 + 4u * (q6 + q8);
+}
+
+template < bool BLUR, int NORM, int OUTPUT >
+static __global__ void __launch_bounds__ (32 * FUSED_WARPS)
+edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
+    int W, int H, int row0, int row1, int64_t limit, ce_border_mode border,
+    int aligned_in, int aligned_out, uint8_t * __restrict__ dst,
+    size_t dst_pitch)
+{
+  const int X = blockIdx.x * FUSED_TW + threadIdx.x * FUSED_PX;
+  const int ys = row0 + (blockIdx.y * FUSED_WARPS + threadIdx.y) * FUSED_TH;
+  if (X >= W || ys >= row1)
+    return;                     /* no lane talks to another: safe */
+  const int ye = min (ys + FUSED_TH, row1);
+
+  /* Fast lanes read their 12 bytes as 3 aligned words, all in the frame. */
+  const bool fast = aligned_in && X >= 4 && X + 8 <= W;
+  int off[12];                  /* slow lanes: mapped column or -1 */
+  unsigned fix = 0;             /* slow lanes: per B column, 4 bits */
+  if (!fast) {
+#pragma unroll
+    for (int k = 0; k < 12; k++)
+      off[k] = (k == 0 || k == 11) ? -1
+          : ce_border_index (X - 4 + k, W, border);
+#pragma unroll
+    for (int m = 0; m < 6; m++) {
+      int col = X - 1 + m;
+      unsigned code = 6;        /* keep */
+      if (col < 0 || col >= W) {
+        int mm = ce_border_index (col, W, border);
+        if (mm < 0)
+          code = 7;             /* zero */
+        else if (mm - (X - 1) >= 0 && mm - (X - 1) < 6)
+          code = mm - (X - 1);  /* copy that column */
+      }
+      fix |= code << (4 * m);
+    }
+  }
+
+  auto load_row = [&](int r, uint32_t & w0, uint32_t & w1, uint32_t & w2) {
+    int rr = ce_border_index (r, H, border);
+    w0 = w1 = w2 = 0;
+    if (rr < 0)
+      return;
+    const uint8_t *row = luma + (size_t) rr * luma_pitch;
+    if (fast) {
+      const uint32_t *p = reinterpret_cast < const uint32_t * >(row + X - 4);
+      w0 = __ldg (p);
+      w1 = __ldg (p + 1);
+      w2 = __ldg (p + 2);
+    } else {
+      uint32_t w[3] = { 0, 0, 0 };
+#pragma unroll
+      for (int k = 1; k < 11; k++) {
+        uint32_t b = off[k] >= 0 ? __ldg (row + off[k]) : 0u;
+        w[k >> 2] |= b << (8 * (k & 3));
+      }
+      w0 = w[0];
+      w1 = w[1];
+      w2 = w[2];
+    }
+  };
+
+  uint32_t hw[5][3];            /* horizontal sums, rows r-2 ... r+2 */
+
+  /* B of row r for columns X-1 ... X+4 (before the y border fix). */
+  auto next_brow = [&](int r, int b[6]) {
+    uint32_t w0, w1, w2;
+    if (BLUR) {
+#pragma unroll
+      for (int i = 0; i < 4; i++) {
+        hw[i][0] = hw[i + 1][0];
+        hw[i][1] = hw[i + 1][1];
+        hw[i][2] = hw[i + 1][2];
+      }
+      load_row (r + 2, w0, w1, w2);
+      ce_hpass_packed (w0, w1, w2, hw[4]);
+#pragma unroll
+      for (int p = 0; p < 3; p++) {
+        uint32_t v = hw[0][p] + hw[4][p] + 6u * hw[2][p]
+            + 4u * (hw[1][p] + hw[3][p]);
+        b[2 * p] = (int) (v & 0xffffu);
+        b[2 * p + 1] = (int) (v >> 16);
+      }
+    } else {
+      load_row (r, w0, w1, w2);
+      b[0] = (int) (w0 >> 24);
+      b[1] = (int) (w1 & 0xffu);
+      b[2] = (int) ((w1 >> 8) & 0xffu);
+      b[3] = (int) ((w1 >> 16) & 0xffu);
+      b[4] = (int) (w1 >> 24);
+      b[5] = (int) (w2 & 0xffu);
+    }
+    if (!fast) {
+      int src[6];
+#pragma unroll
+      for (int m = 0; m < 6; m++)
+        src[m] = b[m];
+#pragma unroll
+      for (int m = 0; m < 6; m++) {
+        unsigned code = (fix >> (4 * m)) & 15u;
+        int v = src[0];
+#pragma unroll
+        for (int q = 1; q < 6; q++)
+          if (code == (unsigned) q)
+            v = src[q];
+        if (code == 7u)
+          b[m] = 0;
+        else if (code < 6u)
+          b[m] = v;
+      }
+    }
+  };
+
+  if (BLUR) {
+#pragma unroll
+    for (int i = 1; i < 5; i++)
+      load_row (ys - 4 + i, hw[i][0], hw[i][1], hw[i][2]);
+#pragma unroll
+    for (int i = 1; i < 5; i++)
+      ce_hpass_packed (hw[i][0], hw[i][1], hw[i][2], hw[i]);
+  }
+
+  int bp[6], bc[6], bn[6];
+  next_brow (ys - 1, bp);
+  next_brow (ys, bc);
+
+  const bool zero = border == CE_BORDER_ZERO;
+  const bool refl = border == CE_BORDER_REFLECT && H > 1;
+  const bool store32 = aligned_out && X + 4 <= W;
+  uint8_t *drow = dst + (size_t) ys * dst_pitch + X;
+
+  for (int y = ys; y < ye; y++, drow += dst_pitch) {
+    next_brow (y + 1, bn);
+    if (y == 0) {               /* B row -1 -> row 0, row 1 or zeros */
+#pragma unroll
+      for (int m = 0; m < 6; m++)
+        bp[m] = zero ? 0 : (refl ? bn[m] : bc[m]);
+    }
+    if (y + 1 == H) {           /* B row H -> row H-1, row H-2 or zeros */
+#pragma unroll
+      for (int m = 0; m < 6; m++)
+        bn[m] = zero ? 0 : (refl ? bp[m] : bc[m]);
+    }
+
+    int v[6], d[6];
+#pragma unroll
+    for (int m = 0; m < 6; m++) {
+      v[m] = bp[m] + 2 * bc[m] + bn[m];
+      d[m] = bn[m] - bp[m];
+    }
+    uint32_t o[FUSED_PX];
+#pragma unroll
+    for (int m = 0; m < FUSED_PX; m++) {
+      int gx = v[m + 2] - v[m];
+      int gy = d[m] + 2 * d[m + 1] + d[m + 2];
+      o[m] = ce_edge_value (gx, gy, limit, BLUR ? CE_BLUR_SCALE : 1,
+          (ce_norm) NORM, (ce_output) OUTPUT);
+    }
+    if (store32) {
+      *reinterpret_cast < uint32_t * >(drow) =
+          o[0] | (o[1] << 8) | (o[2] << 16) | (o[3] << 24);
+    } else {
+#pragma unroll
+      for (int m = 0; m < FUSED_PX; m++)
+        if (X + m < W)
+          drow[m] = (uint8_t) o[m];
+    }
+
+#pragma unroll
+    for (int m = 0; m < 6; m++) {
+      bp[m] = bc[m];
+      bc[m] = bn[m];
+    }
+  }
+}
+
+template < bool BLUR >
+static void
+edge_fused_dispatch (dim3 grid, dim3 block, cudaStream_t stream,
+    const uint8_t * luma, size_t luma_pitch, int W, int H, int row0,
+    int row1, const ce_edge_consts * c, int ain, int aout, uint8_t * dst,
+    size_t dst_pitch)
+{
+#define CE_FUSED_LAUNCH(N, O) \
+  edge_fused_kernel < BLUR, N, O > <<< grid, block, 0, stream >>> (luma, \
+      luma_pitch, W, H, row0, row1, c->limit, c->border, ain, aout, dst, \
+      dst_pitch)
+  if (c->norm == CE_NORM_L2) {
+    if (c->output == CE_OUTPUT_EDGES)
+      CE_FUSED_LAUNCH (CE_NORM_L2, CE_OUTPUT_EDGES);
+    else
+      CE_FUSED_LAUNCH (CE_NORM_L2, CE_OUTPUT_MAGNITUDE);
+  } else {
+    if (c->output == CE_OUTPUT_EDGES)
+      CE_FUSED_LAUNCH (CE_NORM_L1, CE_OUTPUT_EDGES);
+    else
+      CE_FUSED_LAUNCH (CE_NORM_L1, CE_OUTPUT_MAGNITUDE);
+  }
+#undef CE_FUSED_LAUNCH
+}
+
+extern "C" ce_status
+ce_launch_edge_fused (const uint8_t * d_luma, size_t luma_pitch, int width,
+    int height, int row0, int row1, const ce_edge_consts * consts,
+    uint8_t * d_dst, size_t dst_pitch, cudaStream_t stream)
+{
+  CE_TRY (ce_check_pointer (d_luma, "d_luma"));
+  CE_TRY (ce_check_pointer (d_dst, "d_dst"));
+  CE_TRY (ce_check_size (width, height));
+  CE_TRY (ce_check_stride (luma_pitch, (size_t) width, "luma_pitch"));
+  CE_TRY (ce_check_stride (dst_pitch, (size_t) width, "dst_pitch"));
+  CE_TRY (ce_check_rows (row0, row1, height));
+  CE_TRY (ce_check_consts (consts));
+
+  int ain = ((uintptr_t) d_luma % 4 == 0) && (luma_pitch % 4 == 0);
+  int aout = ((uintptr_t) d_dst % 4 == 0) && (dst_pitch % 4 == 0);
+  dim3 block (32, FUSED_WARPS);
+  dim3 grid (ce_ceil_div (width, FUSED_TW),
+      ce_ceil_div (row1 - row0, FUSED_TH * FUSED_WARPS));
+  if (consts->blur)
+    edge_fused_dispatch < true > (grid, block, stream, d_luma, luma_pitch,
+        width, height, row0, row1, consts, ain, aout, d_dst, dst_pitch);
+  else
+    edge_fused_dispatch < false > (grid, block, stream, d_luma, luma_pitch,
+        width, height, row0, row1, consts, ain, aout, d_dst, dst_pitch);
+  return ce_launch_status ("edge_fused");
+}
+
+/* ------------------------------------------------------------------------
+ * 3. Blur variants (staged path: luma -> B as uint16).  All read 1 byte
+ * and write 2 bytes per pixel at least; they differ in how the 25 taps
+ * reach the arithmetic.
+ */
+#define BLUR_BX 32
+#define BLUR_BY 8
+#define BLUR_TH 32                  /* output rows per block (4 per thread) */
+#define BLUR_SW (BLUR_BX + 4)
+#define BLUR_SH (BLUR_TH + 4)
+
+static __device__ __forceinline__ uint16_t *
+ce_row16 (uint16_t * p, size_t pitch, int y)
+{
+  return (uint16_t *) ((char *) p + (size_t) y * pitch);
+}
+
+/* CE_BLUR_DIRECT: 25 global (L1-cached) reads per pixel, border rule per
+ * tap.  The baseline. */
+static __global__ void
+blur_direct_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
+    int W, int H, ce_border_mode border, uint16_t * __restrict__ b,
+    size_t b_pitch)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= W || y >= H)
+    return;
+  int acc = 0;
+#pragma unroll
+  for (int i = 0; i < 5; i++)
+#pragma unroll
+    for (int j = 0; j < 5; j++)
+      acc += c_blur_taps[i] * c_blur_taps[j]
+          * ce_read_u8 (luma, luma_pitch, x + j - 2, y + i - 2, W, H,
+          border);
+  ce_row16 (b, b_pitch, y)[x] = (uint16_t) acc;
+}
+
+/* Loads the (BLUR_TH+4) x (BLUR_BX+4) luma tile of a block through the
+ * border rule: 1.3 loads per pixel, once each. */
+static __device__ __forceinline__ void
+ce_load_luma_tile (const uint8_t * __restrict__ luma, size_t luma_pitch,
+    int W, int H, ce_border_mode border, int x0, int y0,
+    uint8_t s[BLUR_SH][BLUR_SW])
+{
+  int tid = threadIdx.y * BLUR_BX + threadIdx.x;
+  for (int i = tid; i < BLUR_SH * BLUR_SW; i += BLUR_BX * BLUR_BY) {
+    int r = i / BLUR_SW, c = i % BLUR_SW;
+    s[r][c] = (uint8_t) ce_read_u8 (luma, luma_pitch, x0 + c - 2,
+        y0 + r - 2, W, H, border);
+  }
+}
+
+/* CE_BLUR_TILED: the tile in shared memory, the direct 2D 5x5 from it. */
+static __global__ void __launch_bounds__ (BLUR_BX * BLUR_BY)
+blur_tiled_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
+    int W, int H, ce_border_mode border, uint16_t * __restrict__ b,
+    size_t b_pitch)
+{
+  __shared__ uint8_t s[BLUR_SH][BLUR_SW];
+  int x0 = blockIdx.x * BLUR_BX, y0 = blockIdx.y * BLUR_TH;
+  ce_load_luma_tile (luma, luma_pitch, W, H, border, x0, y0, s);
+  __syncthreads ();
+  int tx = threadIdx.x, x = x0 + tx;
+  if (x >= W)
+    return;
+  for (int ty = threadIdx.y; ty < BLUR_TH; ty += BLUR_BY) {
+    int y = y0 + ty;
+    if (y >= H)
+      break;
+    int acc = 0;
+#pragma unroll
+    for (int i = 0; i < 5; i++)
+#pragma unroll
+      for (int j = 0; j < 5; j++)
+        acc += c_blur_taps[i] * c_blur_taps[j] * s[ty + i][tx + j];
+    ce_row16 (b, b_pitch, y)[x] = (uint16_t) acc;
+  }
+}
+
+/* CE_BLUR_SEPARABLE: the tile, a row pass into shared memory (5 taps),
+ * a column pass from it (5 taps): 10 multiply-adds instead of 25. */
+static __global__ void __launch_bounds__ (BLUR_BX * BLUR_BY)
+blur_separable_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
+    int W, int H, ce_border_mode border, uint16_t * __restrict__ b,
+    size_t b_pitch)
+{
+  __shared__ uint8_t s[BLUR_SH][BLUR_SW];
+  __shared__ uint16_t sh[BLUR_SH][BLUR_BX];
+  int x0 = blockIdx.x * BLUR_BX, y0 = blockIdx.y * BLUR_TH;
+  ce_load_luma_tile (luma, luma_pitch, W, H, border, x0, y0, s);
+  __syncthreads ();
+  int tx = threadIdx.x;
+  for (int r = threadIdx.y; r < BLUR_SH; r += BLUR_BY) {
+    int acc = 0;
+#pragma unroll
+    for (int j = 0; j < 5; j++)
+      acc += c_blur_taps[j] * s[r][tx + j];
+    sh[r][tx] = (uint16_t) acc;
+  }
+  __syncthreads ();
+  int x = x0 + tx;
+  if (x >= W)
+    return;
+  for (int ty = threadIdx.y; ty < BLUR_TH; ty += BLUR_BY) {
+    int y = y0 + ty;
+    if (y >= H)
+      break;
+    int acc = 0;
+#pragma unroll
+    for (int i = 0; i < 5; i++)
+      acc += c_blur_taps[i] * sh[ty + i][tx];
+    ce_row16 (b, b_pitch, y)[x] = (uint16_t) acc;
+  }
+}
+
+/* CE_BLUR_TWO_PASS, pass 1: horizontal sums (max 4080) into the uint16
+ * scratch, border rule in x.  1 byte read (5 taps from L1), 2 written. */
+static __global__ void
+blur_rows_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
+    int W, int H, ce_border_mode border, uint16_t * __restrict__ scratch,
+    size_t scratch_pitch)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= W || y >= H)
+    return;
+  const uint8_t *row = luma + (size_t) y * luma_pitch;
+  int acc = 0;
+#pragma unroll
+  for (int j = 0; j < 5; j++) {
+    int ix = ce_border_index (x + j - 2, W, border);
+    if (ix >= 0)
+      acc += c_blur_taps[j] * __ldg (row + ix);
+  }
+  ce_row16 (scratch, scratch_pitch, y)[x] = (uint16_t) acc;
+}
+
+/* CE_BLUR_TWO_PASS, pass 2: vertical 5 taps of the scratch, border rule in
+ * y (a zero row gives 0).  2 bytes read, 2 written. */
+static __global__ void
+blur_cols_kernel (const uint16_t * __restrict__ scratch, size_t scratch_pitch,
+    int W, int H, ce_border_mode border, uint16_t * __restrict__ b,
+    size_t b_pitch)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= W || y >= H)
+    return;
+  int acc = 0;
+#pragma unroll
+  for (int i = 0; i < 5; i++) {
+    int iy = ce_border_index (y + i - 2, H, border);
+    if (iy >= 0)
+      acc += c_blur_taps[i] * __ldg ((const uint16_t *) ((const char *)
+              scratch + (size_t) iy * scratch_pitch) + x);
+  }
+  ce_row16 (b, b_pitch, y)[x] = (uint16_t) acc;
+}
+
+extern "C" const char *
+ce_blur_variant_name (ce_blur_variant variant)
+{
+  switch (variant) {
+    case CE_BLUR_DIRECT:
+      return "direct";
+    case CE_BLUR_TILED:
+      return "tiled";
+    case CE_BLUR_SEPARABLE:
+      return "separable";
+    case CE_BLUR_TWO_PASS:
+      return "two-pass";
+    default:
+      return "unknown";
+  }
+}
+
+extern "C" ce_status
+ce_launch_blur (ce_blur_variant variant, const uint8_t * d_luma,
+    size_t luma_pitch, int width, int height, ce_border_mode border,
+    uint16_t * d_scratch, size_t scratch_pitch, uint16_t * d_b,
+    size_t b_pitch, cudaStream_t stream)
+{
+  if ((unsigned) variant >= CE_BLUR_VARIANT_COUNT) {
+    ce_set_error ("variant %d is not a ce_blur_variant", (int) variant);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
+  CE_TRY (ce_check_pointer (d_luma, "d_luma"));
+  CE_TRY (ce_check_pointer (d_b, "d_b"));
+  CE_TRY (ce_check_size (width, height));
+  CE_TRY (ce_check_border (border, "border"));
+  CE_TRY (ce_check_stride (luma_pitch, (size_t) width, "luma_pitch"));
+  CE_TRY (ce_check_stride (b_pitch, (size_t) width * 2, "b_pitch"));
+  CE_TRY (ce_check_multiple (b_pitch, 2, "b_pitch"));
+  CE_TRY (ce_check_aligned (d_b, 2, "d_b"));
+  if (variant == CE_BLUR_TWO_PASS) {
+    CE_TRY (ce_check_pointer (d_scratch, "d_scratch"));
+    CE_TRY (ce_check_stride (scratch_pitch, (size_t) width * 2,
+            "scratch_pitch"));
+    CE_TRY (ce_check_multiple (scratch_pitch, 2, "scratch_pitch"));
+    CE_TRY (ce_check_aligned (d_scratch, 2, "d_scratch"));
+  }
+
+  switch (variant) {
+    case CE_BLUR_DIRECT:{
+      dim3 block (32, 8);
+      dim3 grid (ce_ceil_div (width, 32), ce_ceil_div (height, 8));
+      blur_direct_kernel <<< grid, block, 0, stream >>> (d_luma, luma_pitch,
+          width, height, border, d_b, b_pitch);
+      return ce_launch_status ("blur (direct)");
+    }
+    case CE_BLUR_TILED:
+    case CE_BLUR_SEPARABLE:{
+      dim3 block (BLUR_BX, BLUR_BY);
+      dim3 grid (ce_ceil_div (width, BLUR_BX), ce_ceil_div (height,
+              BLUR_TH));
+      if (variant == CE_BLUR_TILED)
+        blur_tiled_kernel <<< grid, block, 0, stream >>> (d_luma,
+            luma_pitch, width, height, border, d_b, b_pitch);
+      else
+        blur_separable_kernel <<< grid, block, 0, stream >>> (d_luma,
+            luma_pitch, width, height, border, d_b, b_pitch);
+      return ce_launch_status (variant == CE_BLUR_TILED ? "blur (tiled)"
+          : "blur (separable)");
+    }
+    case CE_BLUR_TWO_PASS:
+    default:{
+      dim3 block (32, 8);
+      dim3 grid (ce_ceil_div (width, 32), ce_ceil_div (height, 8));
+      blur_rows_kernel <<< grid, block, 0, stream >>> (d_luma, luma_pitch,
+          width, height, border, d_scratch, scratch_pitch);
+      CE_TRY (ce_launch_status ("blur (two-pass, rows)"));
+      blur_cols_kernel <<< grid, block, 0, stream >>> (d_scratch,
+          scratch_pitch, width, height, border, d_b, b_pitch);
+      return ce_launch_status ("blur (two-pass, columns)");
+    }
+  }
+}
+
+/* ------------------------------------------------------------------------
+ * 4. Sobel: B (2 bytes) -> (gx, gy) int32 pairs (8 bytes) per pixel; the
+ * 9 taps come from L1, border rule per tap.
+ */
+static __global__ void
+sobel_kernel (const uint16_t * __restrict__ b, size_t b_pitch, int W, int H,
+    ce_border_mode border, int32_t * __restrict__ grad, size_t grad_pitch)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= W || y >= H)
+    return;
+  int t[3][3];
+#pragma unroll
+  for (int i = 0; i < 3; i++)
+#pragma unroll
+    for (int j = 0; j < 3; j++)
+      t[i][j] = ce_read_u16 (b, b_pitch, x + j - 1, y + i - 1, W, H, border);
+  int gx = (t[0][2] + 2 * t[1][2] + t[2][2]) - (t[0][0] + 2 * t[1][0]
+      + t[2][0]);
+  int gy = (t[2][0] + 2 * t[2][1] + t[2][2]) - (t[0][0] + 2 * t[0][1]
+      + t[0][2]);
+  int32_t *g = (int32_t *) ((char *) grad + (size_t) y * grad_pitch);
+  g[2 * x] = gx;
+  g[2 * x + 1] = gy;
+}
+
+extern "C" ce_status
+ce_launch_sobel (const uint16_t * d_b, size_t b_pitch, int width,
+    int height, ce_border_mode border, int32_t * d_grad, size_t grad_pitch,
+    cudaStream_t stream)
+{
+  CE_TRY (ce_check_pointer (d_b, "d_b"));
+  CE_TRY (ce_check_pointer (d_grad, "d_grad"));
+  CE_TRY (ce_check_size (width, height));
+  CE_TRY (ce_check_border (border, "border"));
+  CE_TRY (ce_check_stride (b_pitch, (size_t) width * 2, "b_pitch"));
+  CE_TRY (ce_check_multiple (b_pitch, 2, "b_pitch"));
+  CE_TRY (ce_check_aligned (d_b, 2, "d_b"));
+  CE_TRY (ce_check_stride (grad_pitch, (size_t) width * 8, "grad_pitch"));
+  CE_TRY (ce_check_multiple (grad_pitch, 4, "grad_pitch"));
+  CE_TRY (ce_check_aligned (d_grad, 4, "d_grad"));
+
+  dim3 block (32, 8);
+  dim3 grid (ce_ceil_div (width, 32), ce_ceil_div (height, 8));
+  sobel_kernel <<< grid, block, 0, stream >>> (d_b, b_pitch, width, height,
+      border, d_grad, grad_pitch);
+  return ce_launch_status ("sobel");
+}
+
+/* ------------------------------------------------------------------------
+ * 5. Threshold: 8 bytes read, 1 written per pixel.
+ */
+static __global__ void
+threshold_kernel (const int32_t * __restrict__ grad, size_t grad_pitch,
+    int W, int H, int64_t limit, int scale, ce_norm norm, ce_output output,
+    uint8_t * __restrict__ dst, size_t dst_pitch)
+{
+  int x = blockIdx.x * blockDim.x + threadIdx.x;
+  int y = blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= W || y >= H)
+    return;
+  const int32_t *g = (const int32_t *) ((const char *) grad
+      + (size_t) y * grad_pitch);
+  dst[(size_t) y * dst_pitch + x] = ce_edge_value (__ldg (g + 2 * x),
+      __ldg (g + 2 * x + 1), limit, scale, norm, output);
+}
+
+extern "C" ce_status
+ce_launch_threshold (const int32_t * d_grad, size_t grad_pitch, int width,
+    int height, const ce_edge_consts * consts, uint8_t * d_dst,
+    size_t dst_pitch, cudaStream_t stream)
+{
+  CE_TRY (ce_check_pointer (d_grad, "d_grad"));
+  CE_TRY (ce_check_pointer (d_dst, "d_dst"));
+  CE_TRY (ce_check_size (width, height));
+  CE_TRY (ce_check_stride (grad_pitch, (size_t) width * 8, "grad_pitch"));
+  CE_TRY (ce_check_multiple (grad_pitch, 4, "grad_pitch"));
+  CE_TRY (ce_check_aligned (d_grad, 4, "d_grad"));
+  CE_TRY (ce_check_stride (dst_pitch, (size_t) width, "dst_pitch"));
+  CE_TRY (ce_check_consts (consts));
+
+  dim3 block (32, 8);
+  dim3 grid (ce_ceil_div (width, 32), ce_ceil_div (height, 8));
+  threshold_kernel <<< grid, block, 0, stream >>> (d_grad, grad_pitch, width,
+      height, consts->limit, consts->scale, consts->norm, consts->output,
+      d_dst, dst_pitch);
+  return ce_launch_status ("threshold");
+}
+
+/* ------------------------------------------------------------------------
+ * 6. Sobel + threshold: B (2 bytes) in, 1 byte out per pixel.  A 32 x 32
+ * tile of B with a 1-pixel apron in shared memory, loaded once through the
+ * border rule (1.13 loads per pixel); 9 taps from shared memory.
+ */
+#define ST_TW 32
+#define ST_TH 32
+#define ST_BY 8
+
+static __global__ void __launch_bounds__ (ST_TW * ST_BY)
+sobel_threshold_kernel (const uint16_t * __restrict__ b, size_t b_pitch,
+    int W, int H, ce_border_mode border, int64_t limit, int scale,
+    ce_norm norm, ce_output output, uint8_t * __restrict__ dst,
+    size_t dst_pitch)
+{
+  __shared__ uint16_t s[ST_TH + 2][ST_TW + 2];
+  int x0 = blockIdx.x * ST_TW, y0 = blockIdx.y * ST_TH;
+  int tid = threadIdx.y * ST_TW + threadIdx.x;
+  for (int i = tid; i < (ST_TH + 2) * (ST_TW + 2); i += ST_TW * ST_BY) {
+    int r = i / (ST_TW + 2), c = i % (ST_TW + 2);
+    s[r][c] = (uint16_t) ce_read_u16 (b, b_pitch, x0 + c - 1, y0 + r - 1,
+        W, H, border);
+  }
+  __syncthreads ();
+  int tx = threadIdx.x, x = x0 + tx;
+  if (x >= W)
+    return;
+  for (int ty = threadIdx.y; ty < ST_TH; ty += ST_BY) {
+    int y = y0 + ty;
+    if (y >= H)
+      break;
+    int gx = (s[ty][tx + 2] + 2 * s[ty + 1][tx + 2] + s[ty + 2][tx + 2])
+        - (s[ty][tx] + 2 * s[ty + 1][tx] + s[ty + 2][tx]);
+    int gy = (s[ty + 2][tx] + 2 * s[ty + 2][tx + 1] + s[ty + 2][tx + 2])
+        - (s[ty][tx] + 2 * s[ty][tx + 1] + s[ty][tx + 2]);
+    dst[(size_t) y * dst_pitch + x] = ce_edge_value (gx, gy, limit, scale,
+        norm, output);
+  }
+}
+
+extern "C" ce_status
+ce_launch_sobel_threshold (const uint16_t * d_b, size_t b_pitch, int width,
+    int height, const ce_edge_consts * consts, uint8_t * d_dst,
+    size_t dst_pitch, cudaStream_t stream)
+{
+  CE_TRY (ce_check_pointer (d_b, "d_b"));
+  CE_TRY (ce_check_pointer (d_dst, "d_dst"));
+  CE_TRY (ce_check_size (width, height));
+  CE_TRY (ce_check_stride (b_pitch, (size_t) width * 2, "b_pitch"));
+  CE_TRY (ce_check_multiple (b_pitch, 2, "b_pitch"));
+  CE_TRY (ce_check_aligned (d_b, 2, "d_b"));
+  CE_TRY (ce_check_stride (dst_pitch, (size_t) width, "dst_pitch"));
+  CE_TRY (ce_check_consts (consts));
+
+  dim3 block (ST_TW, ST_BY);
+  dim3 grid (ce_ceil_div (width, ST_TW), ce_ceil_div (height, ST_TH));
+  sobel_threshold_kernel <<< grid, block, 0, stream >>> (d_b, b_pitch, width,
+      height, consts->border, consts->limit, consts->scale, consts->norm,
+      consts->output, d_dst, dst_pitch);
+  return ce_launch_status ("sobel_threshold");
+}
+
+/* ------------------------------------------------------------------------
+ * 7. Bilinear 2x upscale (SPEC section 3).  Thread (a, b) makes the output
+ * quad of columns 2a+1, 2a+2 and rows 2b+1, 2b+2 (a, b from -1): all four
+ * outputs interpolate between source columns xs0 = clamp (a), xs1 = clamp
+ * (a+1) and rows ys0 = clamp (b), ys1 = clamp (b+1) (ce_upscale_axis gives
+ * p = xs0 always, and p1 = xs1 except at output column 0 where the weight
+ * of p1 is 0).  So 4 source pixels (4 words) are read for 4 output pixels
+ * (4 words): traffic 1 + 4 pixels per source pixel, as small as it gets.
+ *
+ * 4-byte pixels are filtered as two words of 16-bit lanes (even bytes, odd
+ * bytes): each lane computes exactly ce_bilinear's
+ * (sum p_k w_k + 128) >> 8 with the same weights, and the lane never
+ * carries (max 255 * 256 + 128 < 65536).
+ */
+static __device__ __forceinline__ void
+ce_bilinear_weights (int fx4, int fy4, uint32_t w[4])
+{
+  w[0] = (4 - fx4) * (4 - fy4) * 16;
+  w[1] = fx4 * (4 - fy4) * 16;
+  w[2] = (4 - fx4) * fy4 * 16;
+  w[3] = fx4 * fy4 * 16;
+}
+
+template < int BPP >
+static __global__ void
+upscale2x_kernel (const uint8_t * __restrict__ src, size_t src_pitch,
+    int W, int H, int row0, int row1, int b_first, int n_b,
+    uint8_t * __restrict__ dst, size_t dst_pitch)
+{
+  int ta = blockIdx.x * blockDim.x + threadIdx.x;
+  int tb = blockIdx.y * blockDim.y + threadIdx.y;
+  if (ta > W || tb >= n_b)
+    return;
+  int a = ta - 1, b = b_first + tb;
+  int xs0 = max (a, 0), xs1 = min (a + 1, W - 1);
+  int ys0 = max (b, 0), ys1 = min (b + 1, H - 1);
+
+  const uint8_t *r0 = src + (size_t) ys0 * src_pitch;
+  const uint8_t *r1 = src + (size_t) ys1 * src_pitch;
+  uint32_t s00, s10, s01, s11;
+  if (BPP == 4) {
+    s00 = __ldg ((const uint32_t *) r0 + xs0);
+    s10 = __ldg ((const uint32_t *) r0 + xs1);
+    s01 = __ldg ((const uint32_t *) r1 + xs0);
+    s11 = __ldg ((const uint32_t *) r1 + xs1);
+  } else {
+    s00 = __ldg (r0 + xs0);
+    s10 = __ldg (r0 + xs1);
+    s01 = __ldg (r1 + xs0);
+    s11 = __ldg (r1 + xs1);
+  }
+  const uint32_t M = 0x00ff00ffu;
+  uint32_t e00 = s00 & M, e10 = s10 & M, e01 = s01 & M, e11 = s11 & M;
+  uint32_t o00 = (s00 >> 8) & M, o10 = (s10 >> 8) & M;
+  uint32_t o01 = (s01 >> 8) & M, o11 = (s11 >> 8) & M;
+
+#pragma unroll
+  for (int qj = 0; qj < 2; qj++) {
+    int j = 2 * b + 1 + qj;
+    if (j < row0 || j >= row1)
+      continue;
+    int py, py1, fy4;
+    ce_upscale_axis (j, H, &py, &py1, &fy4);
+    uint8_t *drow = dst + (size_t) j * dst_pitch;
+#pragma unroll
+    for (int qi = 0; qi < 2; qi++) {
+      int i = 2 * a + 1 + qi;
+      if (i < 0 || i >= 2 * W)
+        continue;
+      int px, px1, fx4;
+      ce_upscale_axis (i, W, &px, &px1, &fx4);
+      if (BPP == 4) {
+        uint32_t w[4];
+        ce_bilinear_weights (fx4, fy4, w);
+        uint32_t e = e00 * w[0] + e10 * w[1] + e01 * w[2] + e11 * w[3]
+            + 0x00800080u;
+        uint32_t o = o00 * w[0] + o10 * w[1] + o01 * w[2] + o11 * w[3]
+            + 0x00800080u;
+        ((uint32_t *) drow)[i] = ((e >> 8) & M) | (o & ~M);
+      } else {
+        drow[i] = ce_bilinear (s00, s10, s01, s11, fx4, fy4);
+      }
+    }
+  }
+}
+
+extern "C" ce_status
+ce_launch_upscale2x (const uint8_t * d_src, size_t src_pitch, int width,
+    int height, int bytes_per_pixel, int row0, int row1, uint8_t * d_dst,
+    size_t dst_pitch, cudaStream_t stream)
+{
+  CE_TRY (ce_check_pointer (d_src, "d_src"));
+  CE_TRY (ce_check_pointer (d_dst, "d_dst"));
+  CE_TRY (ce_check_size (width, height));
+  if (bytes_per_pixel != 1 && bytes_per_pixel != 4) {
+    ce_set_error ("bytes_per_pixel must be 1 or 4 (got %d)",
+        bytes_per_pixel);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
+  if (width > (1 << 29) || height > (1 << 29)) {
+    ce_set_error ("%dx%d is too large to upscale", width, height);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
+  CE_TRY (ce_check_stride (src_pitch, (size_t) width * bytes_per_pixel,
+          "src_pitch"));
+  CE_TRY (ce_check_stride (dst_pitch, (size_t) 2 * width * bytes_per_pixel,
+          "dst_pitch"));
+  CE_TRY (ce_check_rows (row0, row1, 2 * height));
+  if (bytes_per_pixel == 4) {
+    CE_TRY (ce_check_multiple (src_pitch, 4, "src_pitch"));
+    CE_TRY (ce_check_multiple (dst_pitch, 4, "dst_pitch"));
+    CE_TRY (ce_check_aligned (d_src, 4, "d_src"));
+    CE_TRY (ce_check_aligned (d_dst, 4, "d_dst"));
+  }
+
+  /* Quad row b covers output rows 2b+1, 2b+2: b = floor ((j - 1) / 2). */
+  int b_first = (row0 - 1) >> 1;
+  int b_last = (row1 - 2) >> 1;
+  int n_b = b_last - b_first + 1;
+  dim3 block (32, 8);
+  dim3 grid (ce_ceil_div (width + 1, 32), ce_ceil_div (n_b, 8));
+  if (bytes_per_pixel == 4)
+    upscale2x_kernel < 4 > <<< grid, block, 0, stream >>> (d_src, src_pitch,
+        width, height, row0, row1, b_first, n_b, d_dst, dst_pitch);
+  else
+    upscale2x_kernel < 1 > <<< grid, block, 0, stream >>> (d_src, src_pitch,
+        width, height, row0, row1, b_first, n_b, d_dst, dst_pitch);
+  return ce_launch_status ("upscale2x");
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The whole GPU verification in one go, for a machine with an NVIDIA GPU,
+# nvcc, meson and GStreamer's development files: build with CUDA, run the GPU
+# test suites, compute-sanitizer (memcheck, racecheck, synccheck) on the core
+# tests, the element on a real clip with check=true, and the benchmark.
+# Usage: tests/gpu-suite.sh OUT_DIR [CLIP]     (logs and tables land in OUT_DIR)
+set -uo pipefail
+OUT=${1:?usage: tests/gpu-suite.sh OUT_DIR [CLIP]}
+CLIP=${2:-}
+SRC=$(cd "$(dirname "$0")/.." && pwd)
+B=${BUILD_DIR:-/tmp/cudaedge-gpu-build}
+mkdir -p "$OUT"
+fail=0
+step() { echo; echo "=== $*"; }
+
+step build
+meson setup "$B" "$SRC" -Dcuda=enabled >"$OUT/build.log" 2>&1 &&
+  ninja -C "$B" >>"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
+nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$OUT/gpu.txt"
+
+step "meson test (all suites)"
+meson test -C "$B" --print-errorlogs --num-processes 1 2>&1 | tee "$OUT/tests.log" | tail -25
+[ "${PIPESTATUS[0]}" = 0 ] || fail=1
+cp "$B/meson-logs/testlog.txt" "$OUT/testlog.txt" 2>/dev/null
+
+step compute-sanitizer
+for tool in memcheck racecheck synccheck; do
+  compute-sanitizer --tool $tool --error-exitcode 1 "$B/tests/test-gpu-core" --quick \
+    >"$OUT/sanitizer-$tool.log" 2>&1
+  rc=$?
+  echo "$tool: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|passed' "$OUT/sanitizer-$tool.log" | tail -2 | tr '\n' ' ')"
+  [ $rc = 0 ] || fail=1
+done
+
+if [ -n "$CLIP" ] && command -v gst-launch-1.0 >/dev/null; then
+  step "element on $CLIP, backend=cuda check=true"
+  (cd "$OUT" && GST_PLUGIN_PATH="$B/gst" "$B/examples/edge-app" --backend=cuda \
+    "$CLIP") 2>&1 | tee "$OUT/clip.log" | tail -20
+  [ "${PIPESTATUS[0]}" = 0 ] || fail=1
+fi
+
+if [ -x "$B/tests/bench/cudaedge-bench" ]; then
+  step benchmark
+  "$B/tests/bench/cudaedge-bench" --out-dir "$OUT" 2>&1 | tee "$OUT/bench.txt" | tail -60
+fi
+echo
+echo "gpu-suite: $([ $fail = 0 ] && echo PASS || echo FAIL)"
+exit $fail
