@@ -1,0 +1,1386 @@
+/* cudaedge-bench: timings of the compute core against measured ceilings.
+ *
+ * Copyright (C) 2026 The gst-cudaedge authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * A program, not a test.  Exits 77 with "SKIP: no CUDA device" when there
+ * is no usable GPU, 1 on any error (every CUDA call is checked), 0 after
+ * printing the tables.  See usage () for the options and the accounting.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <cuda_runtime_api.h>
+
+#include "cudaedge-core.h"
+#include "cudaedge-kernels.h"
+
+#ifdef CE_HAVE_NPP
+/* npp-peer.c */
+int npp_peer_init (int device, cudaStream_t stream);
+int npp_peer_gauss (const uint8_t * src, size_t src_pitch, int width,
+    int height, uint8_t * dst, size_t dst_pitch);
+int npp_peer_sobel_mag (const uint8_t * src, size_t src_pitch, int width,
+    int height, int16_t * mag, size_t mag_pitch);
+int npp_peer_compare (const int16_t * mag, size_t mag_pitch, int width,
+    int height, int threshold, uint8_t * dst, size_t dst_pitch);
+#endif
+
+#define WARMUP_RUNS 5
+#define DEFAULT_RUNS 50
+#define MAX_SIZES 32
+#define MIB ((size_t) 1 << 20)
+
+/* ------------------------------------------------------------------ */
+/* Errors */
+
+static void
+die (const char *fmt, ...)
+{
+  va_list ap;
+  fflush (stdout);
+  fprintf (stderr, "cudaedge-bench: error: ");
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  fprintf (stderr, "\n");
+  exit (1);
+}
+
+static void
+die_cuda (cudaError_t e, const char *expr, const char *file, int line)
+{
+  die ("%s:%d: %s failed: %s (%s, %d)", file, line, expr,
+      cudaGetErrorString (e), cudaGetErrorName (e), (int) e);
+}
+
+static void
+die_ce (ce_status s, const char *expr, const char *file, int line)
+{
+  cudaError_t e = cudaPeekAtLastError ();
+  die ("%s:%d: %s failed: %s: %s%s%s", file, line, expr,
+      ce_status_string (s), ce_last_error (),
+      e != cudaSuccess ? "; CUDA last error: " : "",
+      e != cudaSuccess ? cudaGetErrorString (e) : "");
+}
+
+#define CK(x) do { cudaError_t e_ = (x); \
+    if (e_ != cudaSuccess) die_cuda (e_, #x, __FILE__, __LINE__); } while (0)
+#define CS(x) do { ce_status s_ = (x); \
+    if (s_ != CE_STATUS_OK) die_ce (s_, #x, __FILE__, __LINE__); } while (0)
+#define NPPCK(x) do { if ((x) != 0) \
+    die ("%s:%d: %s failed (see above)", __FILE__, __LINE__, #x); } while (0)
+
+static void *
+xmalloc (size_t n)
+{
+  void *p = malloc (n ? n : 1);
+  if (!p)
+    die ("out of host memory (%zu bytes)", n);
+  return p;
+}
+
+static double
+now_ms (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+/* ------------------------------------------------------------------ */
+/* Options */
+
+typedef struct
+{
+  int w, h;
+} size2;
+
+static struct
+{
+  size2 sizes[MAX_SIZES];
+  int n_sizes;
+  int runs;
+  int warmup;
+  int quick;
+  int device;
+  int streams;
+  const char *pgm_in;
+  const char *out_dir;
+} opt = {.runs = 0,.warmup = WARMUP_RUNS,.device = -1,.streams = 4 };
+
+static void
+usage (FILE * f)
+{
+  fprintf (f,
+      "Usage: cudaedge-bench [OPTIONS]\n"
+      "  --size WxH       frame size (repeatable); default: 4096x4096 as the\n"
+      "                   main table, then 320x240 1920x1080 3840x2160 7680x4320\n"
+      "  --runs N         timed runs per row (default %d, after %d warm-up)\n"
+      "  --quick          10 runs, 2 warm-up, fewer CPU runs, main size only\n"
+      "  --pgm-in FILE    binary PGM (P5, maxval <= 255) picture for the\n"
+      "                   correctness checks and --out-dir (default: generated)\n"
+      "  --out-dir DIR    write input.pgm, blur.pgm (B/256 rounded) and\n"
+      "                   edges.pgm (default parameters) of that picture\n"
+      "  --device N       CUDA device (default: first usable)\n"
+      "  --streams N      streams of the host-to-host context (default 4)\n"
+      "Exit: 0 done, 77 no CUDA device (SKIP), 1 error.\n",
+      DEFAULT_RUNS, WARMUP_RUNS);
+}
+
+static int
+parse_int (const char *s, int lo, int hi, const char *what)
+{
+  char *end;
+  long v;
+  errno = 0;
+  v = strtol (s, &end, 10);
+  if (errno || end == s || *end || v < lo || v > hi) {
+    fprintf (stderr, "cudaedge-bench: bad %s '%s' (%d ... %d)\n", what, s,
+        lo, hi);
+    exit (2);
+  }
+  return (int) v;
+}
+
+static size2
+parse_size (const char *s)
+{
+  size2 r;
+  const char *arg = s;
+  char *end;
+  long w, h;
+  errno = 0;
+  w = strtol (s, &end, 10);
+  if (errno || end == s || (*end != 'x' && *end != 'X'))
+    goto bad;
+  s = end + 1;
+  h = strtol (s, &end, 10);
+  if (errno || end == s || *end)
+    goto bad;
+  if (w < 8 || h < 8 || w > 32768 || h > 32768)
+    goto bad;
+  r.w = (int) w;
+  r.h = (int) h;
+  return r;
+bad:
+  fprintf (stderr, "cudaedge-bench: bad --size '%s' (WxH, 8 ... 32768)\n",
+      arg);
+  exit (2);
+}
+
+static const char *
+opt_value (int argc, char **argv, int *i, const char *name)
+{
+  size_t n = strlen (name);
+  const char *a = argv[*i];
+  if (strncmp (a, name, n) != 0)
+    return NULL;
+  if (a[n] == '=')
+    return a + n + 1;
+  if (a[n] != '\0')
+    return NULL;
+  if (*i + 1 >= argc) {
+    fprintf (stderr, "cudaedge-bench: %s needs a value\n", name);
+    exit (2);
+  }
+  (*i)++;
+  return argv[*i];
+}
+
+static void
+parse_args (int argc, char **argv)
+{
+  int i;
+  const char *v;
+  for (i = 1; i < argc; i++) {
+    if (!strcmp (argv[i], "--help") || !strcmp (argv[i], "-h")) {
+      usage (stdout);
+      exit (0);
+    } else if (!strcmp (argv[i], "--quick")) {
+      opt.quick = 1;
+    } else if ((v = opt_value (argc, argv, &i, "--size"))) {
+      if (opt.n_sizes >= MAX_SIZES) {
+        fprintf (stderr, "cudaedge-bench: too many --size\n");
+        exit (2);
+      }
+      opt.sizes[opt.n_sizes++] = parse_size (v);
+    } else if ((v = opt_value (argc, argv, &i, "--runs"))) {
+      opt.runs = parse_int (v, 1, 100000, "--runs");
+    } else if ((v = opt_value (argc, argv, &i, "--pgm-in"))) {
+      opt.pgm_in = v;
+    } else if ((v = opt_value (argc, argv, &i, "--out-dir"))) {
+      opt.out_dir = v;
+    } else if ((v = opt_value (argc, argv, &i, "--device"))) {
+      opt.device = parse_int (v, -1, 1024, "--device");
+    } else if ((v = opt_value (argc, argv, &i, "--streams"))) {
+      opt.streams = parse_int (v, 2, 64, "--streams");
+    } else {
+      fprintf (stderr, "cudaedge-bench: unknown argument '%s'\n", argv[i]);
+      usage (stderr);
+      exit (2);
+    }
+  }
+  if (opt.quick) {
+    opt.warmup = 2;
+    if (!opt.runs)
+      opt.runs = 10;
+  }
+  if (!opt.runs)
+    opt.runs = DEFAULT_RUNS;
+  if (!opt.n_sizes) {
+    static const size2 def[] = { {4096, 4096}, {320, 240}, {1920, 1080},
+    {3840, 2160}, {7680, 4320}
+    };
+    int n = opt.quick ? 1 : (int) (sizeof def / sizeof def[0]);
+    for (i = 0; i < n; i++)
+      opt.sizes[opt.n_sizes++] = def[i];
+  }
+}
+
+/* ------------------------------------------------------------------ */
+/* Random data, pictures, PGM */
+
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+
+static uint64_t
+rng_next (void)
+{
+  uint64_t x = rng_state;
+  x ^= x >> 12;
+  x ^= x << 25;
+  x ^= x >> 27;
+  rng_state = x;
+  return x * 0x2545F4914F6CDD1Dull;
+}
+
+static void
+fill_random (uint8_t * p, size_t n)
+{
+  size_t i = 0;
+  while (i + 8 <= n) {
+    uint64_t r = rng_next ();
+    memcpy (p + i, &r, 8);
+    i += 8;
+  }
+  if (i < n) {
+    uint64_t r = rng_next ();
+    memcpy (p + i, &r, n - i);
+  }
+}
+
+/* A deterministic test picture: gradient, rings, boxes, mild noise. */
+static uint8_t *
+make_picture (int w, int h)
+{
+  uint8_t *p = xmalloc ((size_t) w * h);
+  int x, y;
+  double cx = w * 0.62, cy = h * 0.45, r0 = (w < h ? w : h) * 0.06;
+  for (y = 0; y < h; y++) {
+    for (x = 0; x < w; x++) {
+      double v = 40.0 + 120.0 * x / w + 50.0 * y / h;
+      double d = sqrt ((x - cx) * (x - cx) + (y - cy) * (y - cy)) / r0;
+      if (d < 5.0 && ((int) d) % 2 == 0)
+        v = 230.0 - 20.0 * d;
+      if (x > w / 8 && x < w / 3 && y > h / 6 && y < h / 2)
+        v = 25.0;
+      if (x > w / 5 && x < w / 4 && y > h / 4 && y < h / 3)
+        v = 250.0;
+      if (((x / (w / 16 + 1)) + (y / (h / 16 + 1))) % 7 == 0 && y > h * 2 / 3)
+        v *= 0.5;
+      v += (double) (rng_next () % 9) - 4.0;
+      p[(size_t) y * w + x] = (uint8_t) (v < 0 ? 0 : v > 255 ? 255 : v);
+    }
+  }
+  return p;
+}
+
+static int
+pgm_skip_ws (FILE * f)
+{
+  int c;
+  for (;;) {
+    c = fgetc (f);
+    if (c == '#') {
+      while (c != '\n' && c != EOF)
+        c = fgetc (f);
+    } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
+      return c;
+    }
+  }
+}
+
+static int
+pgm_read_int (FILE * f, int *v)
+{
+  int c = pgm_skip_ws (f);
+  long n = 0;
+  if (c < '0' || c > '9')
+    return -1;
+  while (c >= '0' && c <= '9') {
+    n = n * 10 + (c - '0');
+    if (n > 1000000)
+      return -1;
+    c = fgetc (f);
+  }
+  /* exactly one whitespace character follows the last header field */
+  *v = (int) n;
+  return 0;
+}
+
+static uint8_t *
+read_pgm (const char *path, int *w, int *h)
+{
+  FILE *f = fopen (path, "rb");
+  int maxval;
+  uint8_t *p;
+  if (!f)
+    die ("cannot open '%s': %s", path, strerror (errno));
+  if (fgetc (f) != 'P' || fgetc (f) != '5')
+    die ("'%s' is not a binary PGM (P5)", path);
+  if (pgm_read_int (f, w) || pgm_read_int (f, h) || pgm_read_int (f, &maxval))
+    die ("'%s': bad PGM header", path);
+  if (*w < 1 || *h < 1 || maxval < 1 || maxval > 255)
+    die ("'%s': unsupported PGM (%dx%d, maxval %d; need maxval <= 255)",
+        path, *w, *h, maxval);
+  p = xmalloc ((size_t) * w * *h);
+  if (fread (p, 1, (size_t) * w * *h, f) != (size_t) * w * *h)
+    die ("'%s': truncated PGM data", path);
+  fclose (f);
+  return p;
+}
+
+static void
+write_pgm (const char *dir, const char *name, const uint8_t * p,
+    size_t stride, int w, int h)
+{
+  char path[4096];
+  FILE *f;
+  int y;
+  snprintf (path, sizeof path, "%s/%s", dir, name);
+  f = fopen (path, "wb");
+  if (!f)
+    die ("cannot write '%s': %s", path, strerror (errno));
+  fprintf (f, "P5\n%d %d\n255\n", w, h);
+  for (y = 0; y < h; y++)
+    if (fwrite (p + (size_t) y * stride, 1, (size_t) w, f) != (size_t) w)
+      die ("write error on '%s'", path);
+  if (fclose (f) != 0)
+    die ("write error on '%s': %s", path, strerror (errno));
+  printf ("wrote %s\n", path);
+}
+
+/* ------------------------------------------------------------------ */
+/* Statistics */
+
+typedef struct
+{
+  double med, p25, p75;
+} stats;
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+static double
+percentile (const double *sorted, int n, double q)
+{
+  double pos = q * (n - 1);
+  int i = (int) pos;
+  double f = pos - i;
+  if (i + 1 >= n)
+    return sorted[n - 1];
+  return sorted[i] * (1.0 - f) + sorted[i + 1] * f;
+}
+
+static stats
+summarize (double *v, int n)
+{
+  stats s;
+  qsort (v, (size_t) n, sizeof *v, cmp_double);
+  s.med = percentile (v, n, 0.5);
+  s.p25 = percentile (v, n, 0.25);
+  s.p75 = percentile (v, n, 0.75);
+  return s;
+}
+
+/* ------------------------------------------------------------------ */
+/* Rotating device buffers */
+
+enum
+{
+  K_RGBA,                       /* input, W x H x 4 */
+  K_LUMA,                       /* input, W x H */
+  K_B,                          /* blur output / sobel input, uint16 */
+  K_SCR,                        /* two-pass scratch, uint16 */
+  K_GRAD,                       /* (gx, gy) int32 pairs */
+  K_OUT,                        /* 8-bit outputs */
+  K_COPY,                       /* copy destinations */
+  K_UPG,                        /* 2W x 2H gray */
+  K_UPR,                        /* 2W x 2H x 4 */
+  K_NPP8,                       /* NPP Gaussian output */
+  K_NPP16,                      /* NPP magnitude, int16 */
+  K_COUNT
+};
+
+static const char *const kind_names[K_COUNT] = {
+  "rgba", "luma", "B", "scratch", "grad", "out", "copy", "up-gray",
+  "up-rgba", "npp8", "npp16"
+};
+
+typedef struct
+{
+  uint8_t *base;
+  size_t pitch, slice;
+  int n;
+} pool;
+
+static struct
+{
+  int dev;
+  struct cudaDeviceProp prop;
+  cudaStream_t s0, s1;
+  cudaEvent_t *ev;              /* 2 * runs */
+  cudaEvent_t fork, join;
+  ce_cuda_ctx *ctx, *ctx1;      /* default bands; bands = 1 */
+  int have_npp;
+  /* per size */
+  int w, h;
+  size_t npx;
+  pool pool[K_COUNT];
+  unsigned rot;                 /* global rotation counter */
+  uint8_t *h_src, *h_dst;       /* pinned (cudaHostAlloc), npx bytes */
+  uint8_t *e_src, *e_dst;       /* pinned (ce_cuda_host_alloc), npx */
+  ce_edge_consts c_def, c_mag, c_refl, c_noblur;
+} g;
+
+static inline uint8_t *
+slice (int k, unsigned idx)
+{
+  return g.pool[k].base + (size_t) (idx % (unsigned) g.pool[k].n) *
+      g.pool[k].slice;
+}
+
+#define PITCH(k) (g.pool[k].pitch)
+
+static size_t
+round_up (size_t v, size_t a)
+{
+  return (v + a - 1) / a * a;
+}
+
+static void
+pools_alloc (int w, int h, int with_npp)
+{
+  size_t row[K_COUNT], rows[K_COUNT], total = 0, free_b = 0, total_b = 0;
+  size_t l2 = (size_t) (g.prop.l2CacheSize > 0 ? g.prop.l2CacheSize : 0);
+  size_t target = 256 * MIB > 4 * l2 ? 256 * MIB : 4 * l2;
+  size_t budget;
+  int k;
+
+  row[K_RGBA] = (size_t) w * 4;
+  rows[K_RGBA] = h;
+  row[K_LUMA] = w;
+  rows[K_LUMA] = h;
+  row[K_B] = (size_t) w * 2;
+  rows[K_B] = h;
+  row[K_SCR] = (size_t) w * 2;
+  rows[K_SCR] = h;
+  row[K_GRAD] = (size_t) w * 8;
+  rows[K_GRAD] = h;
+  row[K_OUT] = w;
+  rows[K_OUT] = h;
+  row[K_COPY] = w;
+  rows[K_COPY] = h;
+  row[K_UPG] = (size_t) w * 2;
+  rows[K_UPG] = (size_t) h * 2;
+  row[K_UPR] = (size_t) w * 8;
+  rows[K_UPR] = (size_t) h * 2;
+  row[K_NPP8] = with_npp ? (size_t) w : 0;
+  rows[K_NPP8] = h;
+  row[K_NPP16] = with_npp ? (size_t) w * 2 : 0;
+  rows[K_NPP16] = h;
+
+  for (k = 0; k < K_COUNT; k++) {
+    pool *p = &g.pool[k];
+    memset (p, 0, sizeof *p);
+    if (!row[k])
+      continue;
+    p->pitch = round_up (row[k], 512);
+    p->slice = p->pitch * rows[k];
+    /* each kind alone cycles through >= target bytes before reuse */
+    p->n = (int) ((target + p->slice - 1) / p->slice);
+    if (p->n < 4)
+      p->n = 4;
+    total += p->slice * (size_t) p->n;
+  }
+  CK (cudaMemGetInfo (&free_b, &total_b));
+  budget = (size_t) (free_b * 0.7);
+  if (total > budget) {
+    double f = (double) budget / (double) total;
+    total = 0;
+    for (k = 0; k < K_COUNT; k++) {
+      pool *p = &g.pool[k];
+      if (!p->slice)
+        continue;
+      p->n = (int) (p->n * f);
+      if (p->n < 2)
+        p->n = 2;
+      total += p->slice * (size_t) p->n;
+    }
+    printf ("note: rotation reduced to fit memory (%.0f MiB free)\n",
+        free_b / (double) MIB);
+    if (total > free_b)
+      die ("frame %dx%d needs %.0f MiB of device buffers, only %.0f MiB "
+          "free", w, h, total / (double) MIB, free_b / (double) MIB);
+  }
+  for (k = 0; k < K_COUNT; k++) {
+    pool *p = &g.pool[k];
+    if (!p->slice)
+      continue;
+    CK (cudaMalloc ((void **) &p->base, p->slice * (size_t) p->n));
+  }
+  printf ("rotating buffers: %.0f MiB in all (L2 %.0f MiB); sets per kind:",
+      total / (double) MIB, l2 / (double) MIB);
+  for (k = 0; k < K_COUNT; k++)
+    if (g.pool[k].slice)
+      printf (" %s %d", kind_names[k], g.pool[k].n);
+  printf ("\n");
+}
+
+static void
+pools_free (void)
+{
+  int k;
+  for (k = 0; k < K_COUNT; k++) {
+    if (g.pool[k].base)
+      CK (cudaFree (g.pool[k].base));
+    g.pool[k].base = NULL;
+  }
+}
+
+/* Fills inputs with random data (a different window of one random host
+ * buffer per set), poisons outputs, and computes realistic B, gradients
+ * and NPP magnitudes from the luma sets. */
+static void
+pools_init (void)
+{
+  int w = g.w, h = g.h, i, k;
+  size_t extra = 1 << 16;
+  size_t hr_size = (size_t) w * 4 * h + extra;
+  uint8_t *hr = xmalloc (hr_size);
+
+  fill_random (hr, hr_size);
+  for (i = 0; i < g.pool[K_RGBA].n; i++)
+    CK (cudaMemcpy2D (slice (K_RGBA, i), PITCH (K_RGBA),
+            hr + ((size_t) i * 4 * 1031) % extra, (size_t) w * 4,
+            (size_t) w * 4, h, cudaMemcpyHostToDevice));
+  for (i = 0; i < g.pool[K_LUMA].n; i++)
+    CK (cudaMemcpy2D (slice (K_LUMA, i), PITCH (K_LUMA),
+            hr + ((size_t) i * 7919) % extra, (size_t) w, (size_t) w, h,
+            cudaMemcpyHostToDevice));
+  free (hr);
+
+  for (k = 0; k < K_COUNT; k++) {
+    if (k == K_RGBA || k == K_LUMA || !g.pool[k].base)
+      continue;
+    CK (cudaMemset (g.pool[k].base, 0x5A, g.pool[k].slice * g.pool[k].n));
+  }
+  for (i = 0; i < g.pool[K_B].n; i++)
+    CS (ce_launch_blur (CE_BLUR_SEPARABLE, slice (K_LUMA, i),
+            PITCH (K_LUMA), w, h, CE_BORDER_REPLICATE, NULL, 0,
+            (uint16_t *) slice (K_B, i), PITCH (K_B), g.s0));
+  for (i = 0; i < g.pool[K_GRAD].n; i++)
+    CS (ce_launch_sobel ((const uint16_t *) slice (K_B, i), PITCH (K_B), w,
+            h, CE_BORDER_REPLICATE, (int32_t *) slice (K_GRAD, i),
+            PITCH (K_GRAD), g.s0));
+#ifdef CE_HAVE_NPP
+  /* NPP failing here disables its rows instead of ending the program */
+  if (g.have_npp) {
+    int bad = npp_peer_gauss (slice (K_LUMA, 0), PITCH (K_LUMA), w, h,
+        slice (K_NPP8, 0), PITCH (K_NPP8)) != 0;
+    for (i = 0; !bad && i < g.pool[K_NPP16].n; i++)
+      bad = npp_peer_sobel_mag (slice (K_LUMA, i), PITCH (K_LUMA), w, h,
+          (int16_t *) slice (K_NPP16, i), PITCH (K_NPP16)) != 0;
+    if (!bad)
+      bad = npp_peer_compare ((const int16_t *) slice (K_NPP16, 0),
+          PITCH (K_NPP16), w, h, 128, slice (K_OUT, 0), PITCH (K_OUT)) != 0;
+    if (bad) {
+      printf ("WARNING: NPP call failed; NPP rows disabled from here on\n");
+      g.have_npp = 0;
+    }
+  }
+#endif
+  CK (cudaStreamSynchronize (g.s0));
+  CK (cudaGetLastError ());
+}
+
+/* ------------------------------------------------------------------ */
+/* Variants */
+
+enum
+{
+  V_D2D, V_H2D, V_D2H, V_H2D_D2H,
+  V_LUMA,
+  V_BLUR_DIRECT, V_BLUR_TILED, V_BLUR_SEPARABLE, V_BLUR_TWO_PASS,
+  V_SOBEL, V_THRESH, V_SOBEL_THRESH, V_STAGED,
+  V_FUSED, V_FUSED_MAG, V_FUSED_REFLECT, V_FUSED_NOBLUR,
+  V_UP_GRAY, V_UP_RGBA,
+  V_NPP_GAUSS, V_NPP_SOBEL, V_NPP_CMP, V_NPP_CHAIN,
+  V_COUNT
+};
+
+typedef enum
+{
+  CEIL_D2D,                     /* % of the d2d copy GB/s */
+  CEIL_NONE,
+  CEIL_LINK                     /* % of the overlapped H2D+D2H rate */
+} ceil_kind;
+
+static const struct
+{
+  const char *name;
+  double bytes_per_px;          /* per source pixel */
+  ceil_kind ceil;
+} vinfo[V_COUNT] = {
+  [V_D2D] = {"d2d copy (ceiling)", 2, CEIL_D2D},
+  [V_H2D] = {"H2D copy (pinned)", 1, CEIL_NONE},
+  [V_D2H] = {"D2H copy (pinned)", 1, CEIL_NONE},
+  [V_H2D_D2H] = {"H2D+D2H overlapped (2 streams)", 2, CEIL_NONE},
+  [V_LUMA] = {"luma RGBA->Y", 5, CEIL_D2D},
+  [V_BLUR_DIRECT] = {"blur direct", 3, CEIL_D2D},
+  [V_BLUR_TILED] = {"blur tiled", 3, CEIL_D2D},
+  [V_BLUR_SEPARABLE] = {"blur separable", 3, CEIL_D2D},
+  [V_BLUR_TWO_PASS] = {"blur two-pass", 7, CEIL_D2D},
+  [V_SOBEL] = {"sobel", 10, CEIL_D2D},
+  [V_THRESH] = {"threshold", 9, CEIL_D2D},
+  [V_SOBEL_THRESH] = {"sobel+threshold", 3, CEIL_D2D},
+  [V_STAGED] = {"staged chain (sep+sob+thr)", 22, CEIL_D2D},
+  [V_FUSED] = {"fused edge (default)", 2, CEIL_D2D},
+  [V_FUSED_MAG] = {"fused magnitude", 2, CEIL_D2D},
+  [V_FUSED_REFLECT] = {"fused reflect border", 2, CEIL_D2D},
+  [V_FUSED_NOBLUR] = {"fused blur off", 2, CEIL_D2D},
+  [V_UP_GRAY] = {"upscale2x GRAY8", 5, CEIL_D2D},
+  [V_UP_RGBA] = {"upscale2x RGBA", 20, CEIL_D2D},
+  [V_NPP_GAUSS] = {"npp gauss 5x5 8u", 2, CEIL_D2D},
+  [V_NPP_SOBEL] = {"npp sobel mag 8u16s", 3, CEIL_D2D},
+  [V_NPP_CMP] = {"npp compareC 16s", 3, CEIL_D2D},
+  [V_NPP_CHAIN] = {"npp chain (not exact)", 8, CEIL_D2D},
+};
+
+static void
+enqueue (int v, unsigned idx)
+{
+  cudaStream_t s = g.s0;
+  int w = g.w, h = g.h;
+  size_t n = g.npx;
+  const uint8_t *luma = slice (K_LUMA, idx);
+  size_t lp = PITCH (K_LUMA);
+  uint16_t *b = (uint16_t *) slice (K_B, idx);
+  uint16_t *scr = (uint16_t *) slice (K_SCR, idx);
+  int32_t *grad = (int32_t *) slice (K_GRAD, idx);
+  uint8_t *out = slice (K_OUT, idx);
+
+  switch (v) {
+    case V_D2D:
+      CK (cudaMemcpyAsync (slice (K_COPY, idx), luma, n,
+              cudaMemcpyDeviceToDevice, s));
+      break;
+    case V_H2D:
+      CK (cudaMemcpyAsync (slice (K_COPY, idx), g.h_src, n,
+              cudaMemcpyHostToDevice, s));
+      break;
+    case V_D2H:
+      CK (cudaMemcpyAsync (g.h_dst, luma, n, cudaMemcpyDeviceToHost, s));
+      break;
+    case V_H2D_D2H:
+      CK (cudaEventRecord (g.fork, s));
+      CK (cudaStreamWaitEvent (g.s1, g.fork, 0));
+      CK (cudaMemcpyAsync (slice (K_COPY, idx), g.h_src, n,
+              cudaMemcpyHostToDevice, s));
+      CK (cudaMemcpyAsync (g.h_dst, luma, n, cudaMemcpyDeviceToHost, g.s1));
+      CK (cudaEventRecord (g.join, g.s1));
+      CK (cudaStreamWaitEvent (s, g.join, 0));
+      break;
+    case V_LUMA:
+      CS (ce_launch_luma (slice (K_RGBA, idx), PITCH (K_RGBA),
+              CE_FORMAT_RGBA, w, h, 0, h, out, PITCH (K_OUT), s));
+      break;
+    case V_BLUR_DIRECT:
+    case V_BLUR_TILED:
+    case V_BLUR_SEPARABLE:
+    case V_BLUR_TWO_PASS:{
+      static const ce_blur_variant bv[] = { CE_BLUR_DIRECT, CE_BLUR_TILED,
+        CE_BLUR_SEPARABLE, CE_BLUR_TWO_PASS
+      };
+      ce_blur_variant var = bv[v - V_BLUR_DIRECT];
+      CS (ce_launch_blur (var, luma, lp, w, h, CE_BORDER_REPLICATE,
+              var == CE_BLUR_TWO_PASS ? scr : NULL,
+              var == CE_BLUR_TWO_PASS ? PITCH (K_SCR) : 0, b, PITCH (K_B),
+              s));
+      break;
+    }
+    case V_SOBEL:
+      CS (ce_launch_sobel (b, PITCH (K_B), w, h, CE_BORDER_REPLICATE, grad,
+              PITCH (K_GRAD), s));
+      break;
+    case V_THRESH:
+      CS (ce_launch_threshold (grad, PITCH (K_GRAD), w, h, &g.c_def, out,
+              PITCH (K_OUT), s));
+      break;
+    case V_SOBEL_THRESH:
+      CS (ce_launch_sobel_threshold (b, PITCH (K_B), w, h, &g.c_def, out,
+              PITCH (K_OUT), s));
+      break;
+    case V_STAGED:
+      CS (ce_launch_blur (CE_BLUR_SEPARABLE, luma, lp, w, h,
+              g.c_def.border, NULL, 0, b, PITCH (K_B), s));
+      CS (ce_launch_sobel (b, PITCH (K_B), w, h, g.c_def.border, grad,
+              PITCH (K_GRAD), s));
+      CS (ce_launch_threshold (grad, PITCH (K_GRAD), w, h, &g.c_def, out,
+              PITCH (K_OUT), s));
+      break;
+    case V_FUSED:
+    case V_FUSED_MAG:
+    case V_FUSED_REFLECT:
+    case V_FUSED_NOBLUR:{
+      const ce_edge_consts *c = v == V_FUSED ? &g.c_def :
+          v == V_FUSED_MAG ? &g.c_mag :
+          v == V_FUSED_REFLECT ? &g.c_refl : &g.c_noblur;
+      CS (ce_launch_edge_fused (luma, lp, w, h, 0, h, c, out, PITCH (K_OUT),
+              s));
+      break;
+    }
+    case V_UP_GRAY:
+      CS (ce_launch_upscale2x (luma, lp, w, h, 1, 0, 2 * h,
+              slice (K_UPG, idx), PITCH (K_UPG), s));
+      break;
+    case V_UP_RGBA:
+      CS (ce_launch_upscale2x (slice (K_RGBA, idx), PITCH (K_RGBA), w, h, 4,
+              0, 2 * h, slice (K_UPR, idx), PITCH (K_UPR), s));
+      break;
+#ifdef CE_HAVE_NPP
+    case V_NPP_GAUSS:
+      NPPCK (npp_peer_gauss (luma, lp, w, h, slice (K_NPP8, idx),
+              PITCH (K_NPP8)));
+      break;
+    case V_NPP_SOBEL:
+      NPPCK (npp_peer_sobel_mag (slice (K_NPP8, idx), PITCH (K_NPP8), w, h,
+              (int16_t *) slice (K_NPP16, idx), PITCH (K_NPP16)));
+      break;
+    case V_NPP_CMP:
+      NPPCK (npp_peer_compare ((const int16_t *) slice (K_NPP16, idx),
+              PITCH (K_NPP16), w, h, 128, out, PITCH (K_OUT)));
+      break;
+    case V_NPP_CHAIN:
+      NPPCK (npp_peer_gauss (luma, lp, w, h, slice (K_NPP8, idx),
+              PITCH (K_NPP8)));
+      NPPCK (npp_peer_sobel_mag (slice (K_NPP8, idx), PITCH (K_NPP8), w, h,
+              (int16_t *) slice (K_NPP16, idx), PITCH (K_NPP16)));
+      NPPCK (npp_peer_compare ((const int16_t *) slice (K_NPP16, idx),
+              PITCH (K_NPP16), w, h, 128, out, PITCH (K_OUT)));
+      break;
+#endif
+    default:
+      die ("internal: variant %d not available in this build", v);
+  }
+}
+
+/* Per-launch timing: one CUDA event pair on stream s0 around each run's
+ * launch(es); runs rotate through the buffer sets. */
+static stats
+time_gpu (int v)
+{
+  int i, runs = opt.runs;
+  double *ms = xmalloc (sizeof (double) * runs);
+  stats st;
+
+  for (i = 0; i < opt.warmup; i++)
+    enqueue (v, g.rot++);
+  CK (cudaStreamSynchronize (g.s0));
+  CK (cudaGetLastError ());
+  for (i = 0; i < runs; i++) {
+    CK (cudaEventRecord (g.ev[2 * i], g.s0));
+    enqueue (v, g.rot++);
+    CK (cudaEventRecord (g.ev[2 * i + 1], g.s0));
+  }
+  CK (cudaStreamSynchronize (g.s0));
+  CK (cudaGetLastError ());
+  for (i = 0; i < runs; i++) {
+    float f = 0;
+    CK (cudaEventElapsedTime (&f, g.ev[2 * i], g.ev[2 * i + 1]));
+    ms[i] = f;
+  }
+  st = summarize (ms, runs);
+  free (ms);
+  return st;
+}
+
+/* Host-to-host element path, timed with the host clock around each
+ * (synchronous) ce_cuda_edge_frame call. */
+static stats
+time_element (ce_cuda_ctx * ctx, ce_timing * last)
+{
+  int i, runs = opt.runs;
+  double *ms = xmalloc (sizeof (double) * runs);
+  ce_frame src = { g.e_src, (size_t) g.w, g.w, g.h, CE_FORMAT_GRAY8 };
+  ce_edge_params params;
+  stats st;
+
+  ce_edge_params_init (&params);
+  for (i = 0; i < opt.warmup; i++)
+    CS (ce_cuda_edge_frame (ctx, &src, &params, g.e_dst, (size_t) g.w,
+            NULL));
+  for (i = 0; i < runs; i++) {
+    double t0 = now_ms ();
+    CS (ce_cuda_edge_frame (ctx, &src, &params, g.e_dst, (size_t) g.w,
+            last));
+    ms[i] = now_ms () - t0;
+  }
+  CK (cudaGetLastError ());
+  st = summarize (ms, runs);
+  free (ms);
+  return st;
+}
+
+static int
+cpu_runs (void)
+{
+  if (g.npx <= 2100000)
+    return opt.quick ? 2 : 10;
+  return opt.quick ? 1 : 3;
+}
+
+static stats
+time_cpu_edge (uint8_t * dst)
+{
+  int i, runs = cpu_runs ();
+  double ms[16];
+  ce_edge_params params;
+  ce_edge_params_init (&params);
+  CS (ce_ref_edge (g.e_src, (size_t) g.w, g.w, g.h, &params, dst,
+          (size_t) g.w));
+  for (i = 0; i < runs; i++) {
+    double t0 = now_ms ();
+    CS (ce_ref_edge (g.e_src, (size_t) g.w, g.w, g.h, &params, dst,
+            (size_t) g.w));
+    ms[i] = now_ms () - t0;
+  }
+  return summarize (ms, runs);
+}
+
+static stats
+time_cpu_upscale (uint8_t * dst)
+{
+  int i, runs = cpu_runs ();
+  double ms[16];
+  CS (ce_ref_upscale2x (g.e_src, (size_t) g.w, g.w, g.h, 1, dst,
+          (size_t) g.w * 2));
+  for (i = 0; i < runs; i++) {
+    double t0 = now_ms ();
+    CS (ce_ref_upscale2x (g.e_src, (size_t) g.w, g.w, g.h, 1, dst,
+            (size_t) g.w * 2));
+    ms[i] = now_ms () - t0;
+  }
+  return summarize (ms, runs);
+}
+
+/* ------------------------------------------------------------------ */
+/* Table output */
+
+static void
+print_table_header (void)
+{
+  printf ("  %-32s %10s %9s %10s %9s %8s  %s\n", "variant", "median ms",
+      "IQR ms", "MB/frame", "GB/s", "% ceil", "ceiling / notes");
+  printf ("  %-32s %10s %9s %10s %9s %8s  %s\n",
+      "--------------------------------", "---------", "------",
+      "--------", "----", "------", "---------------");
+}
+
+static double
+print_row (const char *name, stats st, double bytes, ceil_kind ck,
+    double ceil_val, const char *note)
+{
+  double gbps = st.med > 0 ? bytes / (st.med * 1e-3) / 1e9 : 0.0;
+  char pct[32] = "-";
+  const char *cname = "";
+  if (ck == CEIL_D2D && ceil_val > 0) {
+    snprintf (pct, sizeof pct, "%.1f%%", 100.0 * gbps / ceil_val);
+    cname = "d2d";
+  } else if (ck == CEIL_LINK && ceil_val > 0) {
+    /* ceil_val: the overlapped copy's median ms for the same bytes */
+    snprintf (pct, sizeof pct, "%.1f%%", 100.0 * ceil_val / st.med);
+    cname = "link";
+  }
+  printf ("  %-32s %10.4f %9.4f %10.2f %9.1f %8s  %s%s%s\n", name, st.med,
+      st.p75 - st.p25, bytes / 1e6, gbps, pct, cname,
+      (*cname && note && *note) ? "; " : "", note ? note : "");
+  return gbps;
+}
+
+/* ------------------------------------------------------------------ */
+/* Correctness checks and pictures */
+
+static void
+report_diff (const char *what, uint64_t count, const ce_diff * d)
+{
+  if (count == 0)
+    printf ("  check %-28s OK (bit-exact with the CPU reference)\n", what);
+  else
+    printf ("  check %-28s MISMATCH: %llu bytes differ, first at "
+        "x=%d y=%d (expected %d, got %d)\n", what,
+        (unsigned long long) count, d->x, d->y, d->expected, d->got);
+}
+
+static void
+picture_checks (const uint8_t * pic, int w, int h)
+{
+  uint8_t *d_y, *d_out;
+  uint16_t *d_b, *d_scr;
+  int32_t *d_grad;
+  size_t yp, bp, sp, gp, op;
+  size_t n = (size_t) w * h;
+  uint16_t *ref_b = xmalloc (n * 2), *got_b = xmalloc (n * 2);
+  uint8_t *ref_e = xmalloc (n), *got_e = xmalloc (n), *b8 = xmalloc (n);
+  ce_edge_params params;
+  ce_edge_consts consts;
+  ce_diff d;
+  uint64_t c;
+  int vi;
+  size_t i;
+
+  printf ("\nCorrectness on the picture (%dx%d%s):\n", w, h,
+      opt.pgm_in ? ", from --pgm-in" : ", generated");
+  ce_edge_params_init (&params);
+  CS (ce_edge_consts_init (&consts, &params));
+  CK (cudaMallocPitch ((void **) &d_y, &yp, (size_t) w, h));
+  CK (cudaMallocPitch ((void **) &d_out, &op, (size_t) w, h));
+  CK (cudaMallocPitch ((void **) &d_b, &bp, (size_t) w * 2, h));
+  CK (cudaMallocPitch ((void **) &d_scr, &sp, (size_t) w * 2, h));
+  CK (cudaMallocPitch ((void **) &d_grad, &gp, (size_t) w * 8, h));
+  CK (cudaMemcpy2D (d_y, yp, pic, (size_t) w, (size_t) w, h,
+          cudaMemcpyHostToDevice));
+
+  CS (ce_ref_blur (pic, (size_t) w, w, h, params.border, ref_b,
+          (size_t) w * 2));
+  CS (ce_ref_edge (pic, (size_t) w, w, h, &params, ref_e, (size_t) w));
+
+  for (vi = 0; vi < CE_BLUR_VARIANT_COUNT; vi++) {
+    char what[64];
+    CK (cudaMemset2D (d_b, bp, 0x5A, (size_t) w * 2, h));
+    CS (ce_launch_blur ((ce_blur_variant) vi, d_y, yp, w, h, params.border,
+            d_scr, sp, d_b, bp, g.s0));
+    CK (cudaStreamSynchronize (g.s0));
+    CK (cudaGetLastError ());
+    CK (cudaMemcpy2D (got_b, (size_t) w * 2, d_b, bp, (size_t) w * 2, h,
+            cudaMemcpyDeviceToHost));
+    c = ce_compare_u8 ((const uint8_t *) ref_b, (size_t) w * 2,
+        (const uint8_t *) got_b, (size_t) w * 2, w * 2, h, &d);
+    snprintf (what, sizeof what, "blur %s (bytes of B)",
+        ce_blur_variant_name ((ce_blur_variant) vi));
+    report_diff (what, c, &d);
+  }
+
+  /* staged chain (B from the separable blur is still in d_b? no: the last
+   * loop iteration was two-pass; recompute to be explicit) */
+  CK (cudaMemset2D (d_out, op, 0x5A, (size_t) w, h));
+  CS (ce_launch_blur (CE_BLUR_SEPARABLE, d_y, yp, w, h, params.border, NULL,
+          0, d_b, bp, g.s0));
+  CS (ce_launch_sobel (d_b, bp, w, h, params.border, d_grad, gp, g.s0));
+  CS (ce_launch_threshold (d_grad, gp, w, h, &consts, d_out, op, g.s0));
+  CK (cudaStreamSynchronize (g.s0));
+  CK (cudaGetLastError ());
+  CK (cudaMemcpy2D (got_e, (size_t) w, d_out, op, (size_t) w, h,
+          cudaMemcpyDeviceToHost));
+  report_diff ("staged chain", ce_compare_u8 (ref_e, (size_t) w, got_e,
+          (size_t) w, w, h, &d), &d);
+
+  CK (cudaMemset2D (d_out, op, 0x5A, (size_t) w, h));
+  CS (ce_launch_sobel_threshold (d_b, bp, w, h, &consts, d_out, op, g.s0));
+  CK (cudaStreamSynchronize (g.s0));
+  CK (cudaGetLastError ());
+  CK (cudaMemcpy2D (got_e, (size_t) w, d_out, op, (size_t) w, h,
+          cudaMemcpyDeviceToHost));
+  report_diff ("blur + sobel+threshold", ce_compare_u8 (ref_e, (size_t) w,
+          got_e, (size_t) w, w, h, &d), &d);
+
+  CK (cudaMemset2D (d_out, op, 0x5A, (size_t) w, h));
+  CS (ce_launch_edge_fused (d_y, yp, w, h, 0, h, &consts, d_out, op, g.s0));
+  CK (cudaStreamSynchronize (g.s0));
+  CK (cudaGetLastError ());
+  CK (cudaMemcpy2D (got_e, (size_t) w, d_out, op, (size_t) w, h,
+          cudaMemcpyDeviceToHost));
+  report_diff ("fused edge", ce_compare_u8 (ref_e, (size_t) w, got_e,
+          (size_t) w, w, h, &d), &d);
+
+  if (opt.out_dir) {
+    for (i = 0; i < n; i++) {
+      unsigned v = ((unsigned) ref_b[i] + 128u) >> 8;
+      b8[i] = (uint8_t) (v > 255 ? 255 : v);
+    }
+    write_pgm (opt.out_dir, "input.pgm", pic, (size_t) w, w, h);
+    write_pgm (opt.out_dir, "blur.pgm", b8, (size_t) w, w, h);
+    write_pgm (opt.out_dir, "edges.pgm", got_e, (size_t) w, w, h);
+  }
+
+  {
+    /* host-to-host path on the picture */
+    uint8_t *hin = NULL, *hout = NULL;
+    ce_frame src = { NULL, (size_t) w, w, h, CE_FORMAT_GRAY8 };
+    CS (ce_cuda_host_alloc (g.ctx, n, (void **) &hin));
+    CS (ce_cuda_host_alloc (g.ctx, n, (void **) &hout));
+    memcpy (hin, pic, n);
+    src.data = hin;
+    memset (hout, 0x5A, n);
+    CS (ce_cuda_edge_frame (g.ctx, &src, &params, hout, (size_t) w, NULL));
+    report_diff ("ce_cuda_edge_frame", ce_compare_u8 (ref_e, (size_t) w,
+            hout, (size_t) w, w, h, &d), &d);
+    memset (hout, 0x5A, n);
+    CS (ce_cuda_edge_frame (g.ctx1, &src, &params, hout, (size_t) w, NULL));
+    report_diff ("ce_cuda_edge_frame bands=1", ce_compare_u8 (ref_e,
+            (size_t) w, hout, (size_t) w, w, h, &d), &d);
+    CS (ce_cuda_host_free (g.ctx, hin));
+    CS (ce_cuda_host_free (g.ctx, hout));
+  }
+
+#ifdef CE_HAVE_NPP
+  if (g.have_npp) {
+    uint8_t *d_g8;
+    int16_t *d_m;
+    size_t g8p, mp;
+    uint64_t agree = 0;
+    CK (cudaMallocPitch ((void **) &d_g8, &g8p, (size_t) w, h));
+    CK (cudaMallocPitch ((void **) &d_m, &mp, (size_t) w * 2, h));
+    CK (cudaMemset2D (d_out, op, 0x5A, (size_t) w, h));
+    if (npp_peer_gauss (d_y, yp, w, h, d_g8, g8p) != 0 ||
+        npp_peer_sobel_mag (d_g8, g8p, w, h, d_m, mp) != 0 ||
+        npp_peer_compare (d_m, mp, w, h, 128, d_out, op) != 0) {
+      printf ("  WARNING: NPP call failed; NPP rows disabled\n");
+      g.have_npp = 0;
+    } else {
+      CK (cudaStreamSynchronize (g.s0));
+      CK (cudaGetLastError ());
+      CK (cudaMemcpy2D (got_e, (size_t) w, d_out, op, (size_t) w, h,
+              cudaMemcpyDeviceToHost));
+      for (i = 0; i < n; i++)
+        agree += got_e[i] == ref_e[i];
+      printf ("  npp chain agrees with ours on %.3f%% of pixels (8-bit "
+          "intermediate: not bit-exact by design)\n", 100.0 * agree / n);
+    }
+    CK (cudaFree (d_g8));
+    CK (cudaFree (d_m));
+  }
+#endif
+
+  CK (cudaFree (d_y));
+  CK (cudaFree (d_out));
+  CK (cudaFree (d_b));
+  CK (cudaFree (d_scr));
+  CK (cudaFree (d_grad));
+  free (ref_b);
+  free (got_b);
+  free (ref_e);
+  free (got_e);
+  free (b8);
+}
+
+/* ------------------------------------------------------------------ */
+/* One size */
+
+typedef struct
+{
+  int w, h;
+  double fused_ms, fused_gbps, d2d_gbps;
+} summary_t;
+
+static void
+bench_size (int w, int h, summary_t * sum)
+{
+  stats st[V_COUNT];
+  double d2d_gbps, link_ms;
+  size_t n = (size_t) w * h;
+  int v;
+  ce_timing tim_last;
+  uint8_t *cpu_out, *cpu_up, *gpu_out;
+  ce_edge_params params;
+  ce_diff d;
+  char note[160];
+
+  g.w = w;
+  g.h = h;
+  g.npx = n;
+  g.rot = 0;
+
+  printf ("\n== %dx%d (%.2f Mpx) ==\n", w, h, n / 1e6);
+  pools_alloc (w, h, g.have_npp);
+  CK (cudaHostAlloc ((void **) &g.h_src, n, cudaHostAllocDefault));
+  CK (cudaHostAlloc ((void **) &g.h_dst, n, cudaHostAllocDefault));
+  CS (ce_cuda_host_alloc (g.ctx, n, (void **) &g.e_src));
+  CS (ce_cuda_host_alloc (g.ctx, n, (void **) &g.e_dst));
+  fill_random (g.h_src, n);
+  fill_random (g.e_src, n);
+  memset (g.h_dst, 0x5A, n);
+  memset (g.e_dst, 0x5A, n);
+  pools_init ();
+
+  for (v = 0; v < V_COUNT; v++) {
+    if (v >= V_NPP_GAUSS && !g.have_npp)
+      continue;
+    st[v] = time_gpu (v);
+  }
+
+  d2d_gbps = 2.0 * n / (st[V_D2D].med * 1e-3) / 1e9;
+  link_ms = st[V_H2D_D2H].med;
+  printf ("ceilings at this size: d2d copy %.1f GB/s (read+write), H2D %.1f "
+      "GB/s, D2H %.1f GB/s, overlapped %.1f GB/s each way\n", d2d_gbps,
+      n / (st[V_H2D].med * 1e-3) / 1e9, n / (st[V_D2H].med * 1e-3) / 1e9,
+      n / (link_ms * 1e-3) / 1e9);
+  printf ("GPU rows: CUDA events around each launch (staged/npp chain: "
+      "around the chain), median/IQR of %d runs after %d warm-up\n",
+      opt.runs, opt.warmup);
+  print_table_header ();
+  for (v = 0; v < V_COUNT; v++) {
+    if (v >= V_NPP_GAUSS && !g.have_npp)
+      continue;
+    print_row (vinfo[v].name, st[v], vinfo[v].bytes_per_px * n,
+        vinfo[v].ceil, d2d_gbps, v == V_H2D_D2H ? "bytes: N up + N down" :
+        v == V_NPP_CHAIN ? "8-bit intermediate" : "");
+  }
+
+  /* host-to-host element path */
+  {
+    stats e = time_element (g.ctx, &tim_last);
+    snprintf (note, sizeof note, "%.1f fps (link allows %.1f); last frame "
+        "up %.0f / kernel %.0f / down %.0f us", 1000.0 / e.med,
+        1000.0 / link_ms, tim_last.upload_us, tim_last.kernel_us,
+        tim_last.download_us);
+    print_row ("h2h ce_cuda_edge_frame (bands)", e, 2.0 * n, CEIL_LINK,
+        link_ms, note);
+    e = time_element (g.ctx1, &tim_last);
+    snprintf (note, sizeof note, "%.1f fps; last frame up %.0f / kernel "
+        "%.0f / down %.0f us", 1000.0 / e.med, tim_last.upload_us,
+        tim_last.kernel_us, tim_last.download_us);
+    print_row ("h2h ce_cuda_edge_frame bands=1", e, 2.0 * n, CEIL_LINK,
+        link_ms, note);
+  }
+
+  /* CPU reference */
+  cpu_out = xmalloc (n);
+  cpu_up = xmalloc (n * 4);
+  {
+    stats c = time_cpu_edge (cpu_out);
+    snprintf (note, sizeof note, "single thread, %d runs, %.1f fps",
+        cpu_runs (), 1000.0 / c.med);
+    print_row ("cpu ce_ref_edge", c, 2.0 * n, CEIL_NONE, 0, note);
+    c = time_cpu_upscale (cpu_up);
+    snprintf (note, sizeof note, "single thread, %d runs", cpu_runs ());
+    print_row ("cpu ce_ref_upscale2x GRAY8", c, 5.0 * n, CEIL_NONE, 0, note);
+  }
+
+  /* the element's output of the random frame vs the CPU reference */
+  {
+    uint64_t c = ce_compare_u8 (cpu_out, (size_t) w, g.e_dst, (size_t) w, w,
+        h, &d);
+    if (c)
+      printf ("  WARNING: ce_cuda_edge_frame differs from ce_ref_edge on the "
+          "random frame: %llu bytes, first at x=%d y=%d (expected %d, got "
+          "%d)\n", (unsigned long long) c, d.x, d.y, d.expected, d.got);
+    else
+      printf ("  check: ce_cuda_edge_frame == ce_ref_edge on the random "
+          "frame\n");
+  }
+  /* the fused kernel on luma set 0 vs the CPU reference */
+  {
+    uint8_t *h_l = xmalloc (n);
+    uint64_t c;
+    gpu_out = xmalloc (n);
+    ce_edge_params_init (&params);
+    CK (cudaMemcpy2D (h_l, (size_t) w, slice (K_LUMA, 0), PITCH (K_LUMA),
+            (size_t) w, h, cudaMemcpyDeviceToHost));
+    CS (ce_ref_edge (h_l, (size_t) w, w, h, &params, cpu_out, (size_t) w));
+    CK (cudaMemset2D (slice (K_OUT, 0), PITCH (K_OUT), 0x5A, (size_t) w, h));
+    CS (ce_launch_edge_fused (slice (K_LUMA, 0), PITCH (K_LUMA), w, h, 0, h,
+            &g.c_def, slice (K_OUT, 0), PITCH (K_OUT), g.s0));
+    CK (cudaStreamSynchronize (g.s0));
+    CK (cudaGetLastError ());
+    CK (cudaMemcpy2D (gpu_out, (size_t) w, slice (K_OUT, 0), PITCH (K_OUT),
+            (size_t) w, h, cudaMemcpyDeviceToHost));
+    c = ce_compare_u8 (cpu_out, (size_t) w, gpu_out, (size_t) w, w, h, &d);
+    if (c)
+      printf ("  WARNING: fused kernel differs from ce_ref_edge on luma set "
+          "0: %llu bytes, first at x=%d y=%d (expected %d, got %d)\n",
+          (unsigned long long) c, d.x, d.y, d.expected, d.got);
+    else
+      printf ("  check: fused kernel == ce_ref_edge on luma set 0\n");
+    free (h_l);
+    free (gpu_out);
+  }
+  free (cpu_out);
+  free (cpu_up);
+
+  sum->w = w;
+  sum->h = h;
+  sum->fused_ms = st[V_FUSED].med;
+  sum->fused_gbps = 2.0 * n / (st[V_FUSED].med * 1e-3) / 1e9;
+  sum->d2d_gbps = d2d_gbps;
+
+  CK (cudaFreeHost (g.h_src));
+  CK (cudaFreeHost (g.h_dst));
+  CS (ce_cuda_host_free (g.ctx, g.e_src));
+  CS (ce_cuda_host_free (g.ctx, g.e_dst));
+  g.h_src = g.h_dst = g.e_src = g.e_dst = NULL;
+  pools_free ();
+  fflush (stdout);
+}
+
+/* ------------------------------------------------------------------ */
+
+static void
+print_device_header (void)
+{
+  int clk = 0, mclk = 0, bus = 0, drv = 0, rt = 0;
+  const struct cudaDeviceProp *p = &g.prop;
+  CK (cudaDeviceGetAttribute (&clk, cudaDevAttrClockRate, g.dev));
+  CK (cudaDeviceGetAttribute (&mclk, cudaDevAttrMemoryClockRate, g.dev));
+  CK (cudaDeviceGetAttribute (&bus, cudaDevAttrGlobalMemoryBusWidth, g.dev));
+  CK (cudaDriverGetVersion (&drv));
+  CK (cudaRuntimeGetVersion (&rt));
+  printf ("cudaedge-bench\n");
+  printf ("GPU %d: %s, sm_%d%d, %d SMs, SM clock %.0f MHz, memory clock "
+      "%.0f MHz, %d-bit bus, L2 %.1f MiB, %.1f GiB\n", g.dev, p->name,
+      p->major, p->minor, p->multiProcessorCount, clk / 1e3, mclk / 1e3,
+      bus, p->l2CacheSize / (double) MIB,
+      p->totalGlobalMem / (double) (1u << 30));
+  printf ("driver %d.%d, runtime %d.%d; NPP peer: %s\n", drv / 1000,
+      (drv % 1000) / 10, rt / 1000, (rt % 1000) / 10,
+#ifdef CE_HAVE_NPP
+      g.have_npp ? "yes" : "built but failed to initialise"
+#else
+      "not built (no NPP found at configure time)"
+#endif
+      );
+  printf ("Bytes per frame (N = W*H source pixels): d2d copy reads N and "
+      "writes N (2N, the fused kernel's traffic);\n"
+      "  luma 5N, blur 3N (two-pass 7N), sobel 10N, threshold 9N, "
+      "sobel+threshold 3N, staged chain 22N, fused 2N,\n"
+      "  upscale2x gray 5N / RGBA 20N, npp gauss 2N, sobel 3N, compare 3N, "
+      "chain 8N, host-to-host 2N.\n"
+      "%% ceil: GB/s over the d2d copy GB/s of the same size; for host-to-host "
+      "rows, the overlapped H2D+D2H copy time\n"
+      "  of the same bytes over the frame time (share of the frame rate the "
+      "link allows).\n");
+}
+
+int
+main (int argc, char **argv)
+{
+  int count = 0, i, si;
+  ce_status cs;
+  cudaError_t ce;
+  summary_t sums[MAX_SIZES];
+  uint8_t *pic;
+  int pw, ph;
+  ce_edge_params p;
+
+  setvbuf (stdout, NULL, _IOLBF, 0);
+  parse_args (argc, argv);
+
+  cs = ce_cuda_device_count (&count);
+  if (cs == CE_STATUS_NOT_BUILT) {
+    printf ("SKIP: no CUDA device (this build has no CUDA support)\n");
+    return 77;
+  }
+  if (cs == CE_STATUS_NO_DEVICE || (cs == CE_STATUS_OK && count < 1)) {
+    printf ("SKIP: no CUDA device (%s)\n", ce_last_error ());
+    return 77;
+  }
+  if (cs != CE_STATUS_OK)
+    die ("ce_cuda_device_count: %s: %s", ce_status_string (cs),
+        ce_last_error ());
+  ce = cudaGetDeviceCount (&count);
+  if (ce == cudaErrorNoDevice || ce == cudaErrorInsufficientDriver ||
+      (ce == cudaSuccess && count < 1)) {
+    printf ("SKIP: no CUDA device (%s)\n", cudaGetErrorString (ce));
+    return 77;
+  }
+  CK (ce);
+  if (opt.device >= count)
+    die ("--device %d: only %d device(s)", opt.device, count);
+
+  cs = ce_cuda_ctx_new (opt.device, opt.streams, &g.ctx);
+  if (cs == CE_STATUS_NO_DEVICE) {
+    printf ("SKIP: no CUDA device (%s)\n", ce_last_error ());
+    return 77;
+  }
+  CS (cs);
+  CS (ce_cuda_ctx_new (ce_cuda_ctx_device_id (g.ctx), opt.streams, &g.ctx1));
+  ce_cuda_ctx_set_bands (g.ctx1, 1);
+  g.dev = ce_cuda_ctx_device_id (g.ctx);
+  CK (cudaSetDevice (g.dev));
+  CK (cudaGetDeviceProperties (&g.prop, g.dev));
+  CK (cudaStreamCreateWithFlags (&g.s0, cudaStreamNonBlocking));
+  CK (cudaStreamCreateWithFlags (&g.s1, cudaStreamNonBlocking));
+  CK (cudaEventCreateWithFlags (&g.fork, cudaEventDisableTiming));
+  CK (cudaEventCreateWithFlags (&g.join, cudaEventDisableTiming));
+  g.ev = xmalloc (sizeof (cudaEvent_t) * 2 * opt.runs);
+  for (i = 0; i < 2 * opt.runs; i++)
+    CK (cudaEventCreate (&g.ev[i]));
+#ifdef CE_HAVE_NPP
+  g.have_npp = npp_peer_init (g.dev, g.s0) == 0;
+#endif
+
+  ce_edge_params_init (&p);
+  CS (ce_edge_consts_init (&g.c_def, &p));
+  p.output = CE_OUTPUT_MAGNITUDE;
+  CS (ce_edge_consts_init (&g.c_mag, &p));
+  ce_edge_params_init (&p);
+  p.border = CE_BORDER_REFLECT;
+  CS (ce_edge_consts_init (&g.c_refl, &p));
+  ce_edge_params_init (&p);
+  p.blur = 0;
+  CS (ce_edge_consts_init (&g.c_noblur, &p));
+
+  print_device_header ();
+
+  /* the picture: correctness checks and --out-dir */
+  if (opt.pgm_in) {
+    pic = read_pgm (opt.pgm_in, &pw, &ph);
+  } else {
+    pw = opt.sizes[0].w;
+    ph = opt.sizes[0].h;
+    pic = make_picture (pw, ph);
+  }
+  picture_checks (pic, pw, ph);
+  free (pic);
+
+  for (si = 0; si < opt.n_sizes; si++)
+    bench_size (opt.sizes[si].w, opt.sizes[si].h, &sums[si]);
+
+  printf ("\nSummary (fused edge, default parameters, vs the d2d copy of "
+      "the same run and size):\n");
+  for (si = 0; si < opt.n_sizes; si++)
+    printf ("%dx%d fused edge: %.3f ms, %.0f GB/s = %.1f%% of d2d copy\n",
+        sums[si].w, sums[si].h, sums[si].fused_ms, sums[si].fused_gbps,
+        100.0 * sums[si].fused_gbps / sums[si].d2d_gbps);
+
+  for (i = 0; i < 2 * opt.runs; i++)
+    CK (cudaEventDestroy (g.ev[i]));
+  free (g.ev);
+  CK (cudaEventDestroy (g.fork));
+  CK (cudaEventDestroy (g.join));
+  CK (cudaStreamDestroy (g.s0));
+  CK (cudaStreamDestroy (g.s1));
+  ce_cuda_ctx_free (g.ctx1);
+  ce_cuda_ctx_free (g.ctx);
+  return 0;
+}
