@@ -224,17 +224,22 @@ dimg_new (dimg * im, size_t row, int rows, int align, int layout)
   return 1;
 }
 
+/* cudaMemset and pageable cudaMemcpy may still be in flight when they
+ * return, and the kernels under test run on non-blocking streams that do
+ * not wait for the legacy default stream: finish them before going on. */
 static int
 dimg_poison (const dimg * im, int value)
 {
-  return CUDA_OK (cudaMemset (im->base, value, im->size));
+  return CUDA_OK (cudaMemset (im->base, value, im->size)) &&
+      CUDA_OK (cudaDeviceSynchronize ());
 }
 
 static int
 dimg_upload (const dimg * im, const void *h, size_t h_stride)
 {
   return CUDA_OK (cudaMemcpy2D (im->p, im->pitch, h, h_stride, im->row,
-          im->rows, cudaMemcpyHostToDevice));
+          im->rows, cudaMemcpyHostToDevice)) &&
+      CUDA_OK (cudaDeviceSynchronize ());
 }
 
 /* The whole pitched image, padding included. */
