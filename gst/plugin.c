@@ -21,6 +21,7 @@
 #include <gst/gst.h>
 
 #include "gstcudaedge.h"
+#include "gstcudaupscale.h"
 
 /* The elements run on the CPU when no GPU is usable, so they are always
  * registered; the backend is chosen when an element starts. */
@@ -30,6 +31,7 @@ plugin_init (GstPlugin * plugin)
   gboolean ret = FALSE;
 
   ret |= GST_ELEMENT_REGISTER (cudaedge, plugin);
+  ret |= GST_ELEMENT_REGISTER (cudaupscale, plugin);
 
   return ret;
 }

@@ -894,6 +894,84 @@ time_cpu_upscale (uint8_t * dst)
   return summarize (ms, runs);
 }
 
+/* The cudaupscale element's host-to-host path on RGBA: 4 bytes read and
+ * 16 written per source pixel, timed with the host clock around each
+ * (synchronous) ce_cuda_upscale2x_frame call. */
+static stats
+time_upscale_element (ce_cuda_ctx * ctx, const uint8_t * h_src,
+    uint8_t * h_dst, ce_timing * last)
+{
+  int i, runs = opt.runs;
+  double *ms = xmalloc (sizeof (double) * runs);
+  size_t ss = (size_t) g.w * 4, ds = (size_t) g.w * 8;
+  stats st;
+
+  for (i = 0; i < opt.warmup; i++)
+    CS (ce_cuda_upscale2x_frame (ctx, h_src, ss, g.w, g.h, 4, h_dst, ds,
+            NULL));
+  for (i = 0; i < runs; i++) {
+    double t0 = now_ms ();
+    CS (ce_cuda_upscale2x_frame (ctx, h_src, ss, g.w, g.h, 4, h_dst, ds,
+            last));
+    ms[i] = now_ms () - t0;
+  }
+  CK (cudaGetLastError ());
+  st = summarize (ms, runs);
+  free (ms);
+  return st;
+}
+
+/* The link ceiling of that path: @up bytes H2D on s0 overlapped with
+ * @down bytes D2H on s1, all pinned, CUDA events around each pair. */
+static stats
+time_link_copy (const uint8_t * h_up, uint8_t * d_up, size_t up,
+    uint8_t * h_down, const uint8_t * d_down, size_t down)
+{
+  int i, runs = opt.runs;
+  double *ms = xmalloc (sizeof (double) * runs);
+  stats st;
+
+  for (i = -opt.warmup; i < runs; i++) {
+    if (i >= 0)
+      CK (cudaEventRecord (g.ev[2 * i], g.s0));
+    CK (cudaEventRecord (g.fork, g.s0));
+    CK (cudaStreamWaitEvent (g.s1, g.fork, 0));
+    CK (cudaMemcpyAsync (d_up, h_up, up, cudaMemcpyHostToDevice, g.s0));
+    CK (cudaMemcpyAsync (h_down, d_down, down, cudaMemcpyDeviceToHost,
+            g.s1));
+    CK (cudaEventRecord (g.join, g.s1));
+    CK (cudaStreamWaitEvent (g.s0, g.join, 0));
+    if (i >= 0)
+      CK (cudaEventRecord (g.ev[2 * i + 1], g.s0));
+  }
+  CK (cudaStreamSynchronize (g.s0));
+  CK (cudaGetLastError ());
+  for (i = 0; i < runs; i++) {
+    float f = 0;
+    CK (cudaEventElapsedTime (&f, g.ev[2 * i], g.ev[2 * i + 1]));
+    ms[i] = f;
+  }
+  st = summarize (ms, runs);
+  free (ms);
+  return st;
+}
+
+static stats
+time_cpu_upscale_rgba (const uint8_t * src, uint8_t * dst)
+{
+  int i, runs = cpu_runs ();
+  double ms[16];
+  CS (ce_ref_upscale2x (src, (size_t) g.w * 4, g.w, g.h, 4, dst,
+          (size_t) g.w * 8));
+  for (i = 0; i < runs; i++) {
+    double t0 = now_ms ();
+    CS (ce_ref_upscale2x (src, (size_t) g.w * 4, g.w, g.h, 4, dst,
+            (size_t) g.w * 8));
+    ms[i] = now_ms () - t0;
+  }
+  return summarize (ms, runs);
+}
+
 /* ------------------------------------------------------------------ */
 /* Table output */
 
@@ -1187,6 +1265,63 @@ bench_size (int w, int h, summary_t * sum)
     print_row ("cpu ce_ref_upscale2x GRAY8", c, 5.0 * n, CEIL_NONE, 0, note);
   }
 
+  /* host-to-host upscale element path, RGBA: 4N read, 16N written */
+  {
+    uint8_t *u_src = NULL, *u_dst = NULL, *u_ref, *d_up, *d_down;
+    stats e, link, c;
+    double up_link_ms;
+    uint64_t cnt;
+
+    CS (ce_cuda_host_alloc (g.ctx, 4 * n, (void **) &u_src));
+    CS (ce_cuda_host_alloc (g.ctx, 16 * n, (void **) &u_dst));
+    CK (cudaMalloc ((void **) &d_up, 4 * n));
+    CK (cudaMalloc ((void **) &d_down, 16 * n));
+    CK (cudaMemset (d_down, 0x5A, 16 * n));
+    fill_random (u_src, 4 * n);
+    memset (u_dst, 0x5A, 16 * n);
+
+    link = time_link_copy (u_src, d_up, 4 * n, u_dst, d_down, 16 * n);
+    up_link_ms = link.med;
+    print_row ("H2D 4N + D2H 16N overlapped", link, 20.0 * n, CEIL_NONE, 0,
+        "link ceiling of the upscale rows");
+    e = time_upscale_element (g.ctx, u_src, u_dst, &tim_last);
+    snprintf (note, sizeof note, "%.1f fps (link allows %.1f); last frame "
+        "up %.0f / kernel %.0f / down %.0f us", 1000.0 / e.med,
+        1000.0 / up_link_ms, tim_last.upload_us, tim_last.kernel_us,
+        tim_last.download_us);
+    print_row ("h2h ce_cuda_upscale2x RGBA", e, 20.0 * n, CEIL_LINK,
+        up_link_ms, note);
+    e = time_upscale_element (g.ctx1, u_src, u_dst, &tim_last);
+    snprintf (note, sizeof note, "%.1f fps; last frame up %.0f / kernel "
+        "%.0f / down %.0f us", 1000.0 / e.med, tim_last.upload_us,
+        tim_last.kernel_us, tim_last.download_us);
+    print_row ("h2h ce_cuda_upscale2x RGBA b=1", e, 20.0 * n, CEIL_LINK,
+        up_link_ms, note);
+
+    u_ref = xmalloc (16 * n);
+    c = time_cpu_upscale_rgba (u_src, u_ref);
+    snprintf (note, sizeof note, "single thread, %d runs, %.1f fps",
+        cpu_runs (), 1000.0 / c.med);
+    print_row ("cpu ce_ref_upscale2x RGBA", c, 20.0 * n, CEIL_NONE, 0, note);
+
+    cnt = ce_compare_u8 (u_ref, (size_t) w * 8, u_dst, (size_t) w * 8, w * 8,
+        2 * h, &d);
+    if (cnt)
+      printf ("  WARNING: ce_cuda_upscale2x_frame RGBA differs from "
+          "ce_ref_upscale2x: %llu bytes, first at byte x=%d y=%d (expected "
+          "%d, got %d)\n", (unsigned long long) cnt, d.x, d.y, d.expected,
+          d.got);
+    else
+      printf ("  check: ce_cuda_upscale2x_frame RGBA == ce_ref_upscale2x on "
+          "the random frame\n");
+
+    free (u_ref);
+    CK (cudaFree (d_up));
+    CK (cudaFree (d_down));
+    CS (ce_cuda_host_free (g.ctx, u_src));
+    CS (ce_cuda_host_free (g.ctx, u_dst));
+  }
+
   /* the element's output of the random frame vs the CPU reference */
   {
     uint64_t c = ce_compare_u8 (cpu_out, (size_t) w, g.e_dst, (size_t) w, w,
@@ -1274,7 +1409,9 @@ print_device_header (void)
       "  luma 5N, blur 3N (two-pass 7N), sobel 10N, threshold 9N, "
       "sobel+threshold 3N, staged chain 22N, fused 2N,\n"
       "  upscale2x gray 5N / RGBA 20N, npp gauss 2N, sobel 3N, compare 3N, "
-      "chain 8N, host-to-host 2N.\n"
+      "chain 8N, host-to-host 2N\n"
+      "  (host-to-host upscale RGBA: 4N up + 16N down = 20N, against the "
+      "overlapped copy of those bytes).\n"
       "%% ceil: GB/s over the d2d copy GB/s of the same size; for host-to-host "
       "rows, the overlapped H2D+D2H copy time\n"
       "  of the same bytes over the frame time (share of the frame rate the "

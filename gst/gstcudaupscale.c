@@ -1,0 +1,900 @@
+/* gst-cudaedge: the cudaupscale element
+ *
+ * Copyright (C) 2026 The gst-cudaedge authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ */
+
+/**
+ * SECTION:element-cudaupscale
+ * @title: cudaupscale
+ *
+ * Doubles the width and the height of GRAY8 or 4-byte RGB-family video with
+ * bilinear interpolation: a W x H frame becomes 2W x 2H, in the same
+ * format, frame rate and pixel aspect ratio.  Output pixel (i, j) samples
+ * the input at (i/2 - 1/4, j/2 - 1/4), clamped to the frame, with weights
+ * in 1/256; every channel, alpha included, is filtered alike.
+ *
+ * Negotiation works both ways: a size fixed downstream (for example by a
+ * capsfilter) asks upstream for half of it.  An odd downstream width or
+ * height has no source size and fails with not-negotiated.
+ *
+ * The work runs on an NVIDIA GPU through CUDA when one is usable and on
+ * the CPU otherwise (#GstCudaUpscale:backend).  Both give the same bytes;
+ * #GstCudaUpscale:check compares the GPU output with the CPU reference
+ * while running and posts a `cudaupscale-check` element message on a
+ * mismatch, with the fields `frame` (guint64), `mismatches` (guint64,
+ * differing bytes), `x`, `y` (gint, the pixel of the first differing byte)
+ * and `expected`, `got` (gint, that byte's values).
+ *
+ * The element adds no latency: each frame is processed synchronously,
+ * split into bands that overlap upload, kernel and download on several
+ * CUDA streams.
+ *
+ * ## Example launch lines
+ * |[
+ * gst-launch-1.0 videotestsrc ! video/x-raw,format=RGBA,width=320,height=240 ! cudaupscale ! videoconvert ! autovideosink
+ * ]| Shows a 640x480 upscale of a 320x240 test pattern.
+ * |[
+ * gst-launch-1.0 videotestsrc ! cudaupscale ! video/x-raw,width=1280,height=720 ! videoconvert ! autovideosink
+ * ]| Asks for 1280x720 output; the test source produces 640x360.
+ * |[
+ * gst-launch-1.0 videotestsrc num-buffers=100 ! video/x-raw,format=GRAY8,width=960,height=540 ! cudaupscale check=true ! fakesink
+ * ]| Upscales GRAY8 to 1920x1080 and compares every frame with the CPU
+ * reference.
+ */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include "gstcudaupscale.h"
+#include "gstcudaedgecommon.h"
+
+GST_DEBUG_CATEGORY_STATIC (gst_cuda_upscale_debug);
+#define GST_CAT_DEFAULT gst_cuda_upscale_debug
+
+#define DEFAULT_CHECK FALSE
+#define DEFAULT_CHECK_INTERVAL 1
+#define DEFAULT_CHECK_FAIL GST_CE_CHECK_FAIL_WARN
+#define DEFAULT_BACKEND GST_CE_BACKEND_AUTO
+#define DEFAULT_CUDA_DEVICE_ID -1
+
+enum
+{
+  PROP_0,
+  PROP_CHECK,
+  PROP_CHECK_INTERVAL,
+  PROP_CHECK_FAIL,
+  PROP_BACKEND,
+  PROP_CUDA_DEVICE_ID,
+  PROP_STATS
+};
+
+struct _GstCudaUpscale
+{
+  GstBaseTransform parent;
+
+  /* Properties, protected by the object lock. */
+  gboolean check;
+  guint check_interval;
+  GstCeCheckFail check_fail;
+  GstCeBackend backend;
+  gint cuda_device_id;
+
+  /* Streaming state. */
+  GstCeRuntime rt;
+  gboolean negotiated;
+  GstVideoInfo in_info;
+  GstVideoInfo out_info;
+  gint bpp;                     /* bytes per pixel: 1 or 4 */
+  guint64 frame_count;          /* frames since start, 0-based */
+  guint8 *h_reference;          /* 2W x 2H x bpp scratch for the check */
+  gsize reference_size;
+};
+
+#define UPSCALE_FORMATS \
+    "{ GRAY8, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR }"
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK,
+    GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (UPSCALE_FORMATS)));
+
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC,
+    GST_PAD_ALWAYS,
+    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (UPSCALE_FORMATS)));
+
+#define gst_cuda_upscale_parent_class parent_class
+G_DEFINE_TYPE (GstCudaUpscale, gst_cuda_upscale, GST_TYPE_BASE_TRANSFORM);
+GST_ELEMENT_REGISTER_DEFINE (cudaupscale, "cudaupscale", GST_RANK_NONE,
+    GST_TYPE_CUDA_UPSCALE);
+
+static void gst_cuda_upscale_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec);
+static void gst_cuda_upscale_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec);
+static void gst_cuda_upscale_finalize (GObject * object);
+static gboolean gst_cuda_upscale_start (GstBaseTransform * trans);
+static gboolean gst_cuda_upscale_stop (GstBaseTransform * trans);
+static GstCaps *gst_cuda_upscale_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter);
+static GstCaps *gst_cuda_upscale_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps);
+static gboolean gst_cuda_upscale_set_caps (GstBaseTransform * trans,
+    GstCaps * incaps, GstCaps * outcaps);
+static gboolean gst_cuda_upscale_get_unit_size (GstBaseTransform * trans,
+    GstCaps * caps, gsize * size);
+static gboolean gst_cuda_upscale_propose_allocation (GstBaseTransform *
+    trans, GstQuery * decide_query, GstQuery * query);
+static gboolean gst_cuda_upscale_decide_allocation (GstBaseTransform * trans,
+    GstQuery * query);
+static gboolean gst_cuda_upscale_transform_meta (GstBaseTransform * trans,
+    GstBuffer * outbuf, GstMeta * meta, GstBuffer * inbuf);
+static GstFlowReturn gst_cuda_upscale_transform (GstBaseTransform * trans,
+    GstBuffer * inbuf, GstBuffer * outbuf);
+
+static void
+gst_cuda_upscale_class_init (GstCudaUpscaleClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+
+  GST_DEBUG_CATEGORY_INIT (gst_cuda_upscale_debug, "cudaupscale", 0,
+      "CUDA bilinear 2x upscaler");
+
+  gobject_class->set_property = gst_cuda_upscale_set_property;
+  gobject_class->get_property = gst_cuda_upscale_get_property;
+  gobject_class->finalize = gst_cuda_upscale_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_CHECK,
+      g_param_spec_boolean ("check", "Check",
+          "Compare the GPU output with the CPU reference every "
+          "check-interval frames and report mismatches (no effect on the "
+          "CPU backend, whose output is the reference)", DEFAULT_CHECK,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_CHECK_INTERVAL,
+      g_param_spec_uint ("check-interval", "Check interval",
+          "Check frames 0, N, 2N, ... counted since start, in frames "
+          "(1 - 4294967295)", 1, G_MAXUINT, DEFAULT_CHECK_INTERVAL,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_CHECK_FAIL,
+      g_param_spec_enum ("check-fail", "Check failure",
+          "What a mismatch found by check does besides posting the "
+          "cudaupscale-check message", GST_TYPE_CE_CHECK_FAIL,
+          DEFAULT_CHECK_FAIL,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_BACKEND,
+      g_param_spec_enum ("backend", "Backend",
+          "Where frames are processed", GST_TYPE_CE_BACKEND, DEFAULT_BACKEND,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
+          G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_CUDA_DEVICE_ID,
+      g_param_spec_int ("cuda-device-id", "CUDA device ID",
+          "CUDA device index to use, -1 for the first usable one "
+          "(-1 - 32767)", -1, G_MAXINT16, DEFAULT_CUDA_DEVICE_ID,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
+          G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_STATS,
+      g_param_spec_boxed ("stats", "Statistics",
+          "Since the last start: frames, frames-checked, mismatches "
+          "(guint64), backend (\"cuda\" or \"cpu\"), device (name or "
+          "\"cpu\"), mean upload-us, kernel-us, download-us per frame "
+          "(microseconds; on the CPU kernel-us is the CPU time)",
+          GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class,
+      "CUDA 2x upscaler", "Filter/Converter/Video/Scaler",
+      "Bilinear 2x upscale of GRAY8 and 4-byte RGB video on an NVIDIA GPU "
+      "(CPU fallback); output is twice the input width and height",
+      "The gst-cudaedge authors");
+
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_upscale_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_upscale_stop);
+  trans_class->transform_caps =
+      GST_DEBUG_FUNCPTR (gst_cuda_upscale_transform_caps);
+  trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_cuda_upscale_fixate_caps);
+  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_upscale_set_caps);
+  trans_class->get_unit_size =
+      GST_DEBUG_FUNCPTR (gst_cuda_upscale_get_unit_size);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_cuda_upscale_propose_allocation);
+  trans_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_cuda_upscale_decide_allocation);
+  trans_class->transform_meta =
+      GST_DEBUG_FUNCPTR (gst_cuda_upscale_transform_meta);
+  trans_class->transform = GST_DEBUG_FUNCPTR (gst_cuda_upscale_transform);
+  /* Input and output sizes always differ. */
+  trans_class->passthrough_on_same_caps = FALSE;
+  /* No query vfunc: the element adds no latency (frames are processed
+   * synchronously, banded over several CUDA streams inside one call), so
+   * the default handling forwards the LATENCY query unchanged. */
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CE_BACKEND, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CE_CHECK_FAIL, 0);
+}
+
+static void
+gst_cuda_upscale_init (GstCudaUpscale * self)
+{
+  self->check = DEFAULT_CHECK;
+  self->check_interval = DEFAULT_CHECK_INTERVAL;
+  self->check_fail = DEFAULT_CHECK_FAIL;
+  self->backend = DEFAULT_BACKEND;
+  self->cuda_device_id = DEFAULT_CUDA_DEVICE_ID;
+  self->bpp = 1;
+
+  /* Like GstVideoFilter: late frames may be dropped on QoS events. */
+  gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), TRUE);
+  gst_ce_runtime_init (&self->rt, GST_ELEMENT_CAST (self), "cudaupscale");
+}
+
+static void
+gst_cuda_upscale_finalize (GObject * object)
+{
+  GstCudaUpscale *self = GST_CUDA_UPSCALE (object);
+
+  gst_ce_runtime_clear (&self->rt);
+  g_free (self->h_reference);
+
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+/* backend and cuda-device-id are read once, in start. */
+static gboolean
+gst_cuda_upscale_ready_only (GstCudaUpscale * self, GParamSpec * pspec)
+{
+  if (GST_STATE (self) > GST_STATE_READY) {
+    GST_WARNING_OBJECT (self, "property '%s' can only be changed in the "
+        "NULL or READY state; ignoring the new value", pspec->name);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static void
+gst_cuda_upscale_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstCudaUpscale *self = GST_CUDA_UPSCALE (object);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_CHECK:
+      self->check = g_value_get_boolean (value);
+      break;
+    case PROP_CHECK_INTERVAL:
+      self->check_interval = g_value_get_uint (value);
+      break;
+    case PROP_CHECK_FAIL:
+      self->check_fail = g_value_get_enum (value);
+      break;
+    case PROP_BACKEND:
+      if (gst_cuda_upscale_ready_only (self, pspec))
+        self->backend = g_value_get_enum (value);
+      break;
+    case PROP_CUDA_DEVICE_ID:
+      if (gst_cuda_upscale_ready_only (self, pspec))
+        self->cuda_device_id = g_value_get_int (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_cuda_upscale_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstCudaUpscale *self = GST_CUDA_UPSCALE (object);
+
+  /* The statistics have their own lock, taken by the streaming thread. */
+  if (prop_id == PROP_STATS) {
+    g_value_take_boxed (value, gst_ce_runtime_get_stats (&self->rt));
+    return;
+  }
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_CHECK:
+      g_value_set_boolean (value, self->check);
+      break;
+    case PROP_CHECK_INTERVAL:
+      g_value_set_uint (value, self->check_interval);
+      break;
+    case PROP_CHECK_FAIL:
+      g_value_set_enum (value, self->check_fail);
+      break;
+    case PROP_BACKEND:
+      g_value_set_enum (value, self->backend);
+      break;
+    case PROP_CUDA_DEVICE_ID:
+      g_value_set_int (value, self->cuda_device_id);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static gboolean
+gst_cuda_upscale_start (GstBaseTransform * trans)
+{
+  GstCudaUpscale *self = GST_CUDA_UPSCALE (trans);
+  GstCeBackend backend;
+  gint device_id;
+
+  GST_OBJECT_LOCK (self);
+  backend = self->backend;
+  device_id = self->cuda_device_id;
+  GST_OBJECT_UNLOCK (self);
+
+  self->frame_count = 0;
+  return gst_ce_runtime_open (&self->rt, backend, device_id);
+}
+
+static gboolean
+gst_cuda_upscale_stop (GstBaseTransform * trans)
+{
+  GstCudaUpscale *self = GST_CUDA_UPSCALE (trans);
+
+  gst_ce_runtime_close (&self->rt);
+  g_clear_pointer (&self->h_reference, g_free);
+  self->reference_size = 0;
+  self->negotiated = FALSE;
+  return TRUE;
+}
+
+/* ---- caps ---- */
+
+/* Maps one width or height value to the other side: doubled towards the
+ * source pad, halved towards the sink pad.  Halving keeps only the even
+ * values: an odd output size has no input size.  Returns FALSE when no
+ * value maps. */
+static gboolean
+gst_cuda_upscale_map_dimension (const GValue * in, GValue * out,
+    gboolean to_src)
+{
+  if (G_VALUE_HOLDS_INT (in)) {
+    gint v = g_value_get_int (in);
+
+    if (to_src ? v > G_MAXINT / 2 : v % 2 != 0)
+      return FALSE;
+    g_value_init (out, G_TYPE_INT);
+    g_value_set_int (out, to_src ? 2 * v : v / 2);
+    return TRUE;
+  }
+
+  if (GST_VALUE_HOLDS_INT_RANGE (in)) {
+    gint64 min = gst_value_get_int_range_min (in);
+    gint64 max = gst_value_get_int_range_max (in);
+    gint64 step = gst_value_get_int_range_step (in);
+
+    if (to_src) {
+      /* Every value doubles, so the step doubles too: only even sizes. */
+      max = MIN (max, (G_MAXINT / 2) / step * step);
+      if (min > max)
+        return FALSE;
+      min *= 2;
+      max *= 2;
+      step *= 2;
+    } else {
+      /* The even members of {min, min + step, ...} are the multiples of
+       * lcm (2, step); their halves are multiples of lcm (2, step) / 2. */
+      gint64 lcm = step % 2 == 0 ? step : 2 * step;
+
+      min = (MAX (min, 0) + lcm - 1) / lcm * (lcm / 2);
+      max = max / lcm * (lcm / 2);
+      step = lcm / 2;
+      if (min > max)
+        return FALSE;
+    }
+    if (min == max) {
+      g_value_init (out, G_TYPE_INT);
+      g_value_set_int (out, (gint) min);
+    } else {
+      g_value_init (out, GST_TYPE_INT_RANGE);
+      gst_value_set_int_range_step (out, (gint) min, (gint) max, (gint) step);
+    }
+    return TRUE;
+  }
+
+  if (GST_VALUE_HOLDS_LIST (in)) {
+    guint i, n = gst_value_list_get_size (in);
+
+    g_value_init (out, GST_TYPE_LIST);
+    for (i = 0; i < n; i++) {
+      GValue item = G_VALUE_INIT;
+
+      if (gst_cuda_upscale_map_dimension (gst_value_list_get_value (in, i),
+              &item, to_src))
+        gst_value_list_append_and_take_value (out, &item);
+    }
+    if (gst_value_list_get_size (out) == 0) {
+      g_value_unset (out);
+      return FALSE;
+    }
+    if (gst_value_list_get_size (out) == 1) {
+      GValue single = G_VALUE_INIT;
+
+      gst_value_init_and_copy (&single, gst_value_list_get_value (out, 0));
+      g_value_unset (out);
+      *out = single;
+    }
+    return TRUE;
+  }
+
+  return FALSE;
+}
+
+static GstCaps *
+gst_cuda_upscale_transform_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * filter)
+{
+  static const gchar *const dims[] = { "width", "height" };
+  gboolean to_src = direction == GST_PAD_SINK;
+  GstCaps *ret;
+  guint i, n, d;
+
+  if (gst_caps_is_any (caps)) {
+    ret = gst_caps_ref (caps);
+    goto done;
+  }
+
+  ret = gst_caps_new_empty ();
+  n = gst_caps_get_size (caps);
+  for (i = 0; i < n; i++) {
+    const GstStructure *in = gst_caps_get_structure (caps, i);
+    GstCapsFeatures *features = gst_caps_get_features (caps, i);
+    GstStructure *out;
+
+    if (features && !gst_caps_features_is_any (features)
+        && !gst_caps_features_is_equal (features,
+            GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
+      continue;
+
+    /* Format, frame rate, pixel aspect ratio and colorimetry carry over;
+     * only the size changes.  A missing size stays unconstrained. */
+    out = gst_structure_copy (in);
+    for (d = 0; d < G_N_ELEMENTS (dims); d++) {
+      const GValue *v = gst_structure_get_value (in, dims[d]);
+      GValue mapped = G_VALUE_INIT;
+
+      if (!v)
+        continue;
+      if (!gst_cuda_upscale_map_dimension (v, &mapped, to_src)) {
+        GST_DEBUG_OBJECT (trans, "%s %" GST_PTR_FORMAT " has no %s "
+            "counterpart%s", dims[d], in, to_src ? "output" : "input",
+            to_src ? "" : " (odd sizes cannot be the double of a size)");
+        gst_structure_free (out);
+        out = NULL;
+        break;
+      }
+      gst_structure_take_value (out, dims[d], &mapped);
+    }
+    if (out)
+      ret = gst_caps_merge_structure (ret, out);
+  }
+
+done:
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, ret,
+        GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (ret);
+    ret = tmp;
+  }
+
+  GST_DEBUG_OBJECT (trans, "%s caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      to_src ? "sink" : "src", caps, ret);
+  return ret;
+}
+
+/* Fixes @field of @out nearest to the same field of @in (scaled by
+ * @num / @den for sizes), when both have it. */
+static void
+gst_cuda_upscale_fixate_int (GstStructure * out, const GstStructure * in,
+    const gchar * field, gint num, gint den)
+{
+  gint v;
+
+  if (gst_structure_get_int (in, field, &v) && gst_structure_has_field (out,
+          field))
+    gst_structure_fixate_field_nearest_int (out, field,
+        (gint) ((gint64) v * num / den));
+}
+
+static void
+gst_cuda_upscale_fixate_fraction (GstStructure * out,
+    const GstStructure * in, const gchar * field)
+{
+  gint n, d;
+
+  if (gst_structure_get_fraction (in, field, &n, &d)
+      && gst_structure_has_field (out, field))
+    gst_structure_fixate_field_nearest_fraction (out, field, n, d);
+}
+
+static GstCaps *
+gst_cuda_upscale_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
+{
+  const GstStructure *in;
+  GstStructure *out;
+  gint num = direction == GST_PAD_SINK ? 2 : 1;
+  gint den = direction == GST_PAD_SINK ? 1 : 2;
+
+  othercaps = gst_caps_truncate (othercaps);
+  othercaps = gst_caps_make_writable (othercaps);
+  if (gst_caps_is_empty (othercaps) || gst_caps_is_any (othercaps))
+    return othercaps;
+
+  /* The other side's size is twice (or half) this side's; everything else
+   * is the same.  Nearest, because a peer may allow only a range. */
+  in = gst_caps_get_structure (caps, 0);
+  out = gst_caps_get_structure (othercaps, 0);
+  gst_cuda_upscale_fixate_int (out, in, "width", num, den);
+  gst_cuda_upscale_fixate_int (out, in, "height", num, den);
+  gst_cuda_upscale_fixate_fraction (out, in, "framerate");
+  gst_cuda_upscale_fixate_fraction (out, in, "pixel-aspect-ratio");
+  if (gst_structure_has_field (in, "format")
+      && gst_structure_has_field (out, "format"))
+    gst_structure_fixate_field_string (out, "format",
+        gst_structure_get_string (in, "format"));
+
+  othercaps = gst_caps_fixate (othercaps);
+  GST_DEBUG_OBJECT (trans, "fixated to %" GST_PTR_FORMAT, othercaps);
+  return othercaps;
+}
+
+static gboolean
+gst_cuda_upscale_set_caps (GstBaseTransform * trans, GstCaps * incaps,
+    GstCaps * outcaps)
+{
+  GstCudaUpscale *self = GST_CUDA_UPSCALE (trans);
+  GstVideoInfo in_info, out_info;
+  GstVideoFormat format;
+
+  self->negotiated = FALSE;
+  if (!gst_video_info_from_caps (&in_info, incaps)
+      || !gst_video_info_from_caps (&out_info, outcaps))
+    goto invalid_caps;
+
+  format = GST_VIDEO_INFO_FORMAT (&in_info);
+  if (GST_VIDEO_INFO_FORMAT (&out_info) != format
+      || (gint64) GST_VIDEO_INFO_WIDTH (&out_info) !=
+      2 * (gint64) GST_VIDEO_INFO_WIDTH (&in_info)
+      || (gint64) GST_VIDEO_INFO_HEIGHT (&out_info) !=
+      2 * (gint64) GST_VIDEO_INFO_HEIGHT (&in_info))
+    goto mismatch;
+
+  self->in_info = in_info;
+  self->out_info = out_info;
+  self->bpp = format == GST_VIDEO_FORMAT_GRAY8 ? 1 : 4;
+  /* The check scratch is sized on first use. */
+  g_clear_pointer (&self->h_reference, g_free);
+  self->reference_size = 0;
+  self->negotiated = TRUE;
+
+  GST_INFO_OBJECT (self, "%s %dx%d -> %dx%d",
+      gst_video_format_to_string (format), GST_VIDEO_INFO_WIDTH (&in_info),
+      GST_VIDEO_INFO_HEIGHT (&in_info), GST_VIDEO_INFO_WIDTH (&out_info),
+      GST_VIDEO_INFO_HEIGHT (&out_info));
+  return TRUE;
+
+  /* ERRORS */
+invalid_caps:
+  {
+    GST_ERROR_OBJECT (self, "invalid caps %" GST_PTR_FORMAT " -> %"
+        GST_PTR_FORMAT, incaps, outcaps);
+    return FALSE;
+  }
+mismatch:
+  {
+    GST_ERROR_OBJECT (self, "output caps %" GST_PTR_FORMAT " are not the "
+        "same format at twice the size of input caps %" GST_PTR_FORMAT,
+        outcaps, incaps);
+    return FALSE;
+  }
+}
+
+static gboolean
+gst_cuda_upscale_get_unit_size (GstBaseTransform * trans, GstCaps * caps,
+    gsize * size)
+{
+  GstVideoInfo info;
+
+  if (!gst_video_info_from_caps (&info, caps)) {
+    GST_WARNING_OBJECT (trans, "cannot parse caps %" GST_PTR_FORMAT, caps);
+    return FALSE;
+  }
+  *size = GST_VIDEO_INFO_SIZE (&info);
+  return TRUE;
+}
+
+/* ---- allocation ---- */
+
+static gboolean
+gst_cuda_upscale_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  GstCudaUpscale *self = GST_CUDA_UPSCALE (trans);
+
+  /* On CUDA, upstream fills pinned memory, so the core uploads straight
+   * from it without a staging copy. */
+  if (gst_ce_runtime_propose_allocation (&self->rt, query))
+    return TRUE;
+
+  if (!GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
+          decide_query, query))
+    return FALSE;
+
+  /* Any plane 0 layout is fine: strides come from the video meta. */
+  if (!gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL))
+    gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  return TRUE;
+}
+
+static gboolean
+gst_cuda_upscale_decide_allocation (GstBaseTransform * trans,
+    GstQuery * query)
+{
+  GstCudaUpscale *self = GST_CUDA_UPSCALE (trans);
+  GstCaps *caps;
+  GstVideoInfo info;
+  GstBufferPool *pool = NULL;
+  GstStructure *config;
+  guint size, min = 0, max = 0;
+
+  /* On CUDA, results are downloaded straight into pinned output buffers. */
+  if (gst_ce_runtime_decide_allocation (&self->rt, query))
+    goto chain_up;
+
+  /* On the CPU, a video pool (as GstVideoFilter makes), with the video meta
+   * when downstream understands it. */
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps || !gst_video_info_from_caps (&info, caps))
+    goto chain_up;
+
+  size = GST_VIDEO_INFO_SIZE (&info);
+  if (gst_query_get_n_allocation_pools (query) > 0) {
+    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
+    size = MAX (size, GST_VIDEO_INFO_SIZE (&info));
+  }
+  if (!pool)
+    pool = gst_video_buffer_pool_new ();
+
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, caps, size, min, max);
+  if (gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL))
+    gst_buffer_pool_config_add_option (config,
+        GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    /* A downstream pool may adjust the configuration; take what it
+     * proposes if it still holds a frame. */
+    config = gst_buffer_pool_get_config (pool);
+    if (!gst_buffer_pool_config_validate_params (config, caps, size, min,
+            max)) {
+      gst_structure_free (config);
+      gst_object_unref (pool);
+      GST_WARNING_OBJECT (self, "output buffer pool rejected %"
+          GST_PTR_FORMAT, caps);
+      return FALSE;
+    }
+    gst_buffer_pool_set_config (pool, config);
+  }
+
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, size, min, max);
+  gst_object_unref (pool);
+
+chain_up:
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
+      query);
+}
+
+/* Metadata that does not depend on the picture's size or memory (for
+ * example timecodes) is copied; the rest describes the input only. */
+static gboolean
+gst_cuda_upscale_transform_meta (G_GNUC_UNUSED GstBaseTransform * trans,
+    G_GNUC_UNUSED GstBuffer * outbuf, GstMeta * meta,
+    G_GNUC_UNUSED GstBuffer * inbuf)
+{
+  GType api = meta->info->api;
+
+  if (gst_meta_api_type_has_tag (api, g_quark_from_static_string
+          (GST_META_TAG_MEMORY_STR))
+      || gst_meta_api_type_has_tag (api,
+          g_quark_from_static_string (GST_META_TAG_VIDEO_SIZE_STR))
+      || gst_meta_api_type_has_tag (api,
+          g_quark_from_static_string (GST_META_TAG_VIDEO_ORIENTATION_STR)))
+    return FALSE;
+  return TRUE;
+}
+
+/* ---- processing ---- */
+
+static GstFlowReturn
+gst_cuda_upscale_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstCudaUpscale *self = GST_CUDA_UPSCALE (trans);
+  GstFlowReturn ret = GST_FLOW_OK;
+  GstVideoFrame in_frame, out_frame;
+  GstCeContext *ctx;
+  ce_timing timing = { 0.0, 0.0, 0.0 };
+  ce_status status = CE_STATUS_OK;
+  ce_diff diff = { 0, 0, 0, 0, 0 };
+  gboolean check, done = FALSE, checked = FALSE;
+  guint check_interval;
+  GstCeCheckFail check_fail;
+  const guint8 *h_src;
+  guint8 *h_dst;
+  gsize src_stride, dst_stride, row_bytes;
+  guint64 frame, mismatches = 0;
+  gint width, height, bpp;
+
+  if (G_UNLIKELY (!self->negotiated))
+    goto not_negotiated;
+
+  /* A buffer that does not hold the frame is an error, not a crash. */
+  if (!gst_ce_validate_input_buffer (GST_ELEMENT (trans), &self->in_info,
+          inbuf))
+    return GST_FLOW_ERROR;
+
+  /* One consistent set of settings per frame; the work runs unlocked. */
+  GST_OBJECT_LOCK (self);
+  check = self->check;
+  check_interval = self->check_interval;
+  check_fail = self->check_fail;
+  GST_OBJECT_UNLOCK (self);
+
+  if (!gst_video_frame_map (&in_frame, &self->in_info, inbuf, GST_MAP_READ))
+    goto map_in_failed;
+  if (!gst_video_frame_map (&out_frame, &self->out_info, outbuf,
+          GST_MAP_WRITE)) {
+    gst_video_frame_unmap (&in_frame);
+    goto map_out_failed;
+  }
+
+  frame = self->frame_count++;
+  bpp = self->bpp;
+  width = GST_VIDEO_FRAME_WIDTH (&in_frame);
+  height = GST_VIDEO_FRAME_HEIGHT (&in_frame);
+  h_src = GST_VIDEO_FRAME_PLANE_DATA (&in_frame, 0);
+  src_stride = GST_VIDEO_FRAME_PLANE_STRIDE (&in_frame, 0);
+  h_dst = GST_VIDEO_FRAME_PLANE_DATA (&out_frame, 0);
+  dst_stride = GST_VIDEO_FRAME_PLANE_STRIDE (&out_frame, 0);
+  row_bytes = (gsize) 2 * width * bpp;
+
+  ctx = gst_ce_runtime_get_context (&self->rt);
+  if (ctx) {
+    status = ce_cuda_upscale2x_frame (gst_ce_context_get_handle (ctx), h_src,
+        src_stride, width, height, bpp, h_dst, dst_stride, &timing);
+    gst_ce_context_unref (ctx);
+    if (status == CE_STATUS_OK)
+      done = TRUE;
+    else if (!gst_ce_runtime_cuda_failed (&self->rt, status,
+            "ce_cuda_upscale2x_frame")) {
+      ret = GST_FLOW_ERROR;
+      goto out;
+    }
+    /* else: backend=auto fell back; this frame is redone on the CPU. */
+  }
+
+  if (!done) {
+    gint64 start = g_get_monotonic_time ();
+
+    status = ce_ref_upscale2x (h_src, src_stride, width, height, bpp, h_dst,
+        dst_stride);
+    if (status != CE_STATUS_OK)
+      goto cpu_failed;
+    timing.upload_us = timing.download_us = 0.0;
+    timing.kernel_us = (gdouble) (g_get_monotonic_time () - start);
+  }
+
+  if (G_UNLIKELY (gst_ce_runtime_test_corrupt (&self->rt, frame))) {
+    GST_WARNING_OBJECT (self, "test hook: corrupting byte (0, 0) of frame %"
+        G_GUINT64_FORMAT, frame);
+    h_dst[0] ^= 0xff;
+  }
+
+  if (gst_ce_runtime_should_check (&self->rt, frame, check, check_interval)) {
+    gsize size = row_bytes * 2 * height;
+
+    if (size != self->reference_size) {
+      g_free (self->h_reference);
+      self->h_reference = g_try_malloc (size);
+      self->reference_size = self->h_reference ? size : 0;
+      if (!self->h_reference)
+        goto no_memory;
+    }
+    status = ce_ref_upscale2x (h_src, src_stride, width, height, bpp,
+        self->h_reference, row_bytes);
+    if (status != CE_STATUS_OK)
+      goto cpu_failed;
+    /* Whole rows, every channel (alpha and padding bytes included). */
+    mismatches = ce_compare_u8 (self->h_reference, row_bytes, h_dst,
+        dst_stride, (gint) row_bytes, 2 * height, &diff);
+    checked = TRUE;
+    if (mismatches) {
+      /* Report the pixel; expected and got are that byte's values. */
+      diff.x /= bpp;
+      ret = gst_ce_runtime_report_mismatch (&self->rt, frame, &diff,
+          check_fail);
+    }
+  }
+
+  gst_ce_runtime_add_frame (&self->rt, checked, mismatches, &timing);
+
+out:
+  gst_video_frame_unmap (&out_frame);
+  gst_video_frame_unmap (&in_frame);
+  return ret;
+
+  /* ERRORS */
+not_negotiated:
+  {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
+        ("received a buffer before caps were negotiated"));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+map_in_failed:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Could not map the input buffer as a %dx%d %s frame.",
+            GST_VIDEO_INFO_WIDTH (&self->in_info),
+            GST_VIDEO_INFO_HEIGHT (&self->in_info),
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT
+                (&self->in_info))), (NULL));
+    return GST_FLOW_ERROR;
+  }
+map_out_failed:
+  {
+    GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
+        ("Could not map the output buffer as a %dx%d frame.",
+            GST_VIDEO_INFO_WIDTH (&self->out_info),
+            GST_VIDEO_INFO_HEIGHT (&self->out_info)), (NULL));
+    return GST_FLOW_ERROR;
+  }
+no_memory:
+  {
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+        ("Not enough memory to check a %dx%d frame.", 2 * width, 2 * height),
+        (NULL));
+    ret = GST_FLOW_ERROR;
+    goto out;
+  }
+cpu_failed:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("Upscaling failed on the CPU."),
+        ("%dx%d, %d bytes per pixel, strides %" G_GSIZE_FORMAT " -> %"
+            G_GSIZE_FORMAT ": %s: %s", width, height, bpp, src_stride,
+            dst_stride, ce_status_string (status), ce_last_error ()));
+    ret = GST_FLOW_ERROR;
+    goto out;
+  }
+}
