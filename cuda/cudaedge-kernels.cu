@@ -220,7 +220,12 @@ ce_launch_luma (const uint8_t * d_src, size_t src_pitch, ce_format format,
  */
 #define FUSED_PX 4                          /* columns per lane */
 #define FUSED_TW (32 * FUSED_PX)            /* columns per warp */
-#define FUSED_TH 32                         /* rows per warp */
+#ifndef FUSED_TH
+#define FUSED_TH 16                         /* rows per warp */
+#endif
+#ifndef FUSED_MIN_BLOCKS
+#define FUSED_MIN_BLOCKS 1                  /* resident blocks per SM */
+#endif
 #define FUSED_WARPS 4                       /* warps per block */
 
 /* Bytes ia and ib of w as the low and high 16-bit lanes. */
@@ -254,8 +259,33 @@ ce_hpass_packed (uint32_t w0, uint32_t w1, uint32_t w2, uint32_t h[3])
   h[2] = q5 + q9 + 6u * q7 + 4u * (q6 + q8);
 }
 
+/* ce_edge_value () with the l2 magnitude found without a 64-bit square
+ * root loop: a float estimate of k, which is off by at most one, then the
+ * spec's own condition ((2k - 1) S)^2 <= 4n settles it exactly. */
+template < int NORM, int OUTPUT >
+static __device__ __forceinline__ uint32_t
+ce_edge_value_fast (int32_t gx, int32_t gy, int64_t limit, int scale)
+{
+  if (NORM != CE_NORM_L2 || OUTPUT != CE_OUTPUT_MAGNITUDE)
+    return ce_edge_value (gx, gy, limit, scale, (ce_norm) NORM,
+        (ce_output) OUTPUT);
+
+  const int64_t n4 = 4 * ((int64_t) gx * gx + (int64_t) gy * gy);
+  const int64_t top = (int64_t) (511 * scale) * (511 * scale);
+  if (n4 >= top)                /* k >= 256 */
+    return 255;
+  int k = __float2int_rd ((sqrtf ((float) n4) + scale) / (2.0f * scale));
+  int64_t t = (int64_t) (2 * k - 1) * scale;
+  if (k > 0 && t * t > n4)
+    k--;
+  t = (int64_t) (2 * k + 1) * scale;
+  if (t * t <= n4)
+    k++;
+  return (uint32_t) k;
+}
+
 template < bool BLUR, int NORM, int OUTPUT >
-static __global__ void __launch_bounds__ (32 * FUSED_WARPS)
+static __global__ void __launch_bounds__ (32 * FUSED_WARPS, FUSED_MIN_BLOCKS)
 edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
     int W, int H, int row0, int row1, int64_t limit, ce_border_mode border,
     int aligned_in, int aligned_out, uint8_t * __restrict__ dst,
@@ -315,11 +345,25 @@ edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
     }
   };
 
+  /* Rows are consumed strictly in order (ys - 3 on with the blur, ys - 1
+   * on without), so the next row's words are always loaded one step ahead:
+   * the load is in flight while the current row is filtered. */
+  int next_row = BLUR ? ys - 3 : ys - 1;
+  uint32_t pf0, pf1, pf2;
+  load_row (next_row, pf0, pf1, pf2);
+  auto fetch_row = [&](uint32_t & w0, uint32_t & w1, uint32_t & w2) {
+    w0 = pf0;
+    w1 = pf1;
+    w2 = pf2;
+    load_row (++next_row, pf0, pf1, pf2);
+  };
+
   uint32_t hw[5][3];            /* horizontal sums, rows r-2 ... r+2 */
 
   /* B of row r for columns X-1 ... X+4 (before the y border fix). */
   auto next_brow = [&](int r, int b[6]) {
     uint32_t w0, w1, w2;
+    (void) r;                   /* rows come in order from fetch_row */
     if (BLUR) {
 #pragma unroll
       for (int i = 0; i < 4; i++) {
@@ -327,7 +371,7 @@ edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
         hw[i][1] = hw[i + 1][1];
         hw[i][2] = hw[i + 1][2];
       }
-      load_row (r + 2, w0, w1, w2);
+      fetch_row (w0, w1, w2);     /* row r + 2 */
       ce_hpass_packed (w0, w1, w2, hw[4]);
 #pragma unroll
       for (int p = 0; p < 3; p++) {
@@ -337,7 +381,7 @@ edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
         b[2 * p + 1] = (int) (v >> 16);
       }
     } else {
-      load_row (r, w0, w1, w2);
+      fetch_row (w0, w1, w2);     /* row r */
       b[0] = (int) (w0 >> 24);
       b[1] = (int) (w1 & 0xffu);
       b[2] = (int) ((w1 >> 8) & 0xffu);
@@ -369,7 +413,7 @@ edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
   if (BLUR) {
 #pragma unroll
     for (int i = 1; i < 5; i++)
-      load_row (ys - 4 + i, hw[i][0], hw[i][1], hw[i][2]);
+      fetch_row (hw[i][0], hw[i][1], hw[i][2]);
 #pragma unroll
     for (int i = 1; i < 5; i++)
       ce_hpass_packed (hw[i][0], hw[i][1], hw[i][2], hw[i]);
@@ -408,8 +452,8 @@ edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
     for (int m = 0; m < FUSED_PX; m++) {
       int gx = v[m + 2] - v[m];
       int gy = d[m] + 2 * d[m + 1] + d[m + 2];
-      o[m] = ce_edge_value (gx, gy, limit, BLUR ? CE_BLUR_SCALE : 1,
-          (ce_norm) NORM, (ce_output) OUTPUT);
+      o[m] = ce_edge_value_fast < NORM, OUTPUT > (gx, gy, limit,
+          BLUR ? CE_BLUR_SCALE : 1);
     }
     if (store32) {
       *reinterpret_cast < uint32_t * >(drow) =

@@ -3,10 +3,12 @@
 # nvcc, meson and GStreamer's development files: build with CUDA, run the GPU
 # test suites, compute-sanitizer (memcheck, racecheck, synccheck) on the core
 # tests, the element on a real clip with check=true, and the benchmark.
-# Usage: tests/gpu-suite.sh OUT_DIR [CLIP]     (logs and tables land in OUT_DIR)
+# Usage: tests/gpu-suite.sh OUT_DIR [CLIP [PICTURE.pgm]]
+# Logs, tables and the benchmark's PGM images land in OUT_DIR.
 set -uo pipefail
 OUT=${1:?usage: tests/gpu-suite.sh OUT_DIR [CLIP]}
 CLIP=${2:-}
+PICTURE=${3:-}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 B=${BUILD_DIR:-/tmp/cudaedge-gpu-build}
 mkdir -p "$OUT"
@@ -41,7 +43,7 @@ fi
 
 if [ -x "$B/tests/bench/cudaedge-bench" ]; then
   step benchmark
-  "$B/tests/bench/cudaedge-bench" --out-dir "$OUT" 2>&1 | tee "$OUT/bench.txt" | tail -60
+  "$B/tests/bench/cudaedge-bench" --out-dir "$OUT" ${PICTURE:+--pgm-in "$PICTURE"} 2>&1 | tee "$OUT/bench.txt" | tail -60
 fi
 echo
 echo "gpu-suite: $([ $fail = 0 ] && echo PASS || echo FAIL)"

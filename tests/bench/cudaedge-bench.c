@@ -595,6 +595,9 @@ pools_init (void)
       continue;
     CK (cudaMemset (g.pool[k].base, 0x5A, g.pool[k].slice * g.pool[k].n));
   }
+  /* The memsets and pageable copies above may still be in flight; the
+   * launches below go to a non-blocking stream. */
+  CK (cudaDeviceSynchronize ());
   for (i = 0; i < g.pool[K_B].n; i++)
     CS (ce_launch_blur (CE_BLUR_SEPARABLE, slice (K_LUMA, i),
             PITCH (K_LUMA), w, h, CE_BORDER_REPLICATE, NULL, 0,
@@ -1250,6 +1253,18 @@ bench_size (int w, int h, summary_t * sum)
         tim_last.kernel_us, tim_last.download_us);
     print_row ("h2h ce_cuda_edge_frame bands=1", e, 2.0 * n, CEIL_LINK,
         link_ms, note);
+    /* How the band count trades per-band overhead for overlap. */
+    for (int bands = 2; bands <= 16; bands *= 2) {
+      char label[64];
+
+      ce_cuda_ctx_set_bands (g.ctx1, bands);
+      e = time_element (g.ctx1, &tim_last);
+      snprintf (label, sizeof label, "h2h ce_cuda_edge_frame bands=%d",
+          bands);
+      snprintf (note, sizeof note, "%.1f fps", 1000.0 / e.med);
+      print_row (label, e, 2.0 * n, CEIL_LINK, link_ms, note);
+    }
+    ce_cuda_ctx_set_bands (g.ctx1, 1);
   }
 
   /* CPU reference */
