@@ -226,9 +226,36 @@ ce_status ce_cuda_upscale2x_frame (ce_cuda_ctx * ctx, const uint8_t * src,
     size_t src_stride, int width, int height, int bytes_per_pixel,
     uint8_t * dst, size_t dst_stride, ce_timing * timing);
 
-/* Number of horizontal bands a frame is split into (default 4; 1 turns
- * banding off).  For tests and benchmarks. */
+/* Number of horizontal bands a frame is split into: 0 (the default)
+ * chooses by frame size, 1 turns banding off.  For tests and benchmarks. */
 void ce_cuda_ctx_set_bands (ce_cuda_ctx * ctx, int bands);
+
+/* ---- Frames in flight ----
+ *
+ * A context has CE_CUDA_SLOTS slots.  A submitted frame occupies its slot,
+ * with device buffers of its own, until ce_cuda_frame_wait() on that slot
+ * returns; so while one frame is filtered and downloaded the next one is
+ * already uploading, and the link is busy in both directions.  src and dst
+ * must stay valid and untouched until the wait returns.  Page-locked src
+ * and dst are used directly; other memory goes through the slot's pinned
+ * staging (src copied at submission, dst at the wait).  Errors of the GPU
+ * work itself are returned by the wait, which always frees the slot.
+ * ce_cuda_edge_frame() is a submission to slot 0 followed by its wait. */
+#define CE_CUDA_SLOTS 2
+
+ce_status ce_cuda_edge_frame_submit (ce_cuda_ctx * ctx, int slot,
+    const ce_frame * src, const ce_edge_params * params, uint8_t * dst,
+    size_t dst_stride);
+ce_status ce_cuda_upscale2x_frame_submit (ce_cuda_ctx * ctx, int slot,
+    const uint8_t * src, size_t src_stride, int width, int height,
+    int bytes_per_pixel, uint8_t * dst, size_t dst_stride);
+ce_status ce_cuda_frame_wait (ce_cuda_ctx * ctx, int slot,
+    ce_timing * timing);
+
+/* Test hook: the wait of the n-th frame submitted from now on (n >= 1)
+ * fails with CE_STATUS_CUDA_ERROR, as a device fault would; 0 disarms it.
+ * Lets callers test their recovery without breaking a GPU. */
+void ce_cuda_ctx_inject_failure (ce_cuda_ctx * ctx, int n);
 
 #ifdef __cplusplus
 }

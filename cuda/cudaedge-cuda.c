@@ -9,6 +9,10 @@
  * the frame costs little more than its transfers.  A band's kernel needs
  * a few rows of the next band (the filter apron), so it waits on that
  * band's upload event, never on a whole-device synchronisation.
+ *
+ * Frames themselves overlap too: each of the CE_CUDA_SLOTS slots owns the
+ * device buffers, staging and events of one frame in flight, so a caller
+ * can submit frame n + 1 before waiting for frame n.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,7 +26,9 @@
 
 #define MAX_BANDS 32
 #define MIN_BAND_ROWS 16
-#define DEFAULT_BANDS 4
+/* With bands chosen by size, one band per this many bytes moved. */
+#define AUTO_BAND_BYTES (4u << 20)
+#define AUTO_MAX_BANDS 8
 
 /* Records where a CUDA call failed and jumps to the function's error label. */
 #define CUDA_TRY(call) \
@@ -57,18 +63,34 @@ typedef struct
   cudaEvent_t ready;            /* this band's input rows are on the device */
 } band_events;
 
+/* One frame in flight. */
+typedef struct
+{
+  band_events events[MAX_BANDS];
+  int n_events;                 /* created */
+  int n_bands;                  /* used by the frame in flight */
+  int busy;
+  int fail;                     /* injected failure */
+
+  buffer d_src, d_luma, d_dst;
+  buffer h_src_stage, h_dst_stage;
+
+  /* Where the wait copies the result when dst went through staging. */
+  uint8_t *user_dst;
+  size_t user_dst_stride;
+  size_t dst_row_bytes;
+  int dst_rows;
+} slot_state;
+
 struct ce_cuda_ctx
 {
   int device;
   char name[256];
   int n_streams;
   cudaStream_t *streams;
-  int bands;
-  band_events events[MAX_BANDS];
-  int n_events;
-
-  buffer d_src, d_luma, d_dst;
-  buffer h_src_stage, h_dst_stage;
+  int bands;                    /* 0: by frame size */
+  int fail_countdown;
+  slot_state slots[CE_CUDA_SLOTS];
 };
 
 ce_status
@@ -111,7 +133,7 @@ ce_cuda_ctx_new (int device_id, int n_streams, ce_cuda_ctx ** out)
   struct cudaDeviceProp prop;
   ce_cuda_ctx *ctx = NULL;
   ce_status status;
-  int count, i;
+  int count, i, j;
 
   if ((status = ce_check_pointer (out, "ctx")) != CE_STATUS_OK)
     return status;
@@ -149,7 +171,7 @@ ce_cuda_ctx_new (int device_id, int n_streams, ce_cuda_ctx ** out)
     return CE_STATUS_OUT_OF_MEMORY;
   }
   ctx->device = device_id;
-  ctx->bands = DEFAULT_BANDS;
+  ctx->bands = 0;
   CUDA_TRY (cudaGetDeviceProperties (&prop, device_id));
   snprintf (ctx->name, sizeof (ctx->name), "%s", prop.name);
 
@@ -164,16 +186,21 @@ ce_cuda_ctx_new (int device_id, int n_streams, ce_cuda_ctx ** out)
             cudaStreamNonBlocking));
     ctx->n_streams = i + 1;
   }
-  for (i = 0; i < MAX_BANDS; i++) {
-    band_events *e = &ctx->events[i];
+  for (j = 0; j < CE_CUDA_SLOTS; j++) {
+    slot_state *sl = &ctx->slots[j];
 
-    CUDA_TRY (cudaEventCreate (&e->up_start));
-    CUDA_TRY (cudaEventCreate (&e->up_end));
-    CUDA_TRY (cudaEventCreate (&e->k_start));
-    CUDA_TRY (cudaEventCreate (&e->k_end));
-    CUDA_TRY (cudaEventCreate (&e->down_end));
-    CUDA_TRY (cudaEventCreateWithFlags (&e->ready, cudaEventDisableTiming));
-    ctx->n_events = i + 1;
+    for (i = 0; i < MAX_BANDS; i++) {
+      band_events *e = &sl->events[i];
+
+      CUDA_TRY (cudaEventCreate (&e->up_start));
+      CUDA_TRY (cudaEventCreate (&e->up_end));
+      CUDA_TRY (cudaEventCreate (&e->k_start));
+      CUDA_TRY (cudaEventCreate (&e->k_end));
+      CUDA_TRY (cudaEventCreate (&e->down_end));
+      CUDA_TRY (cudaEventCreateWithFlags (&e->ready,
+              cudaEventDisableTiming));
+      sl->n_events = i + 1;
+    }
   }
   *out = ctx;
   return CE_STATUS_OK;
@@ -198,7 +225,7 @@ buffer_release (buffer * b, int pinned)
 void
 ce_cuda_ctx_free (ce_cuda_ctx * ctx)
 {
-  int i;
+  int i, j;
 
   if (ctx == NULL)
     return;
@@ -207,21 +234,25 @@ ce_cuda_ctx_free (ce_cuda_ctx * ctx)
     cudaStreamSynchronize (ctx->streams[i]);
     cudaStreamDestroy (ctx->streams[i]);
   }
-  for (i = 0; i < ctx->n_events; i++) {
-    band_events *e = &ctx->events[i];
+  for (j = 0; j < CE_CUDA_SLOTS; j++) {
+    slot_state *sl = &ctx->slots[j];
 
-    cudaEventDestroy (e->up_start);
-    cudaEventDestroy (e->up_end);
-    cudaEventDestroy (e->k_start);
-    cudaEventDestroy (e->k_end);
-    cudaEventDestroy (e->down_end);
-    cudaEventDestroy (e->ready);
+    for (i = 0; i < sl->n_events; i++) {
+      band_events *e = &sl->events[i];
+
+      cudaEventDestroy (e->up_start);
+      cudaEventDestroy (e->up_end);
+      cudaEventDestroy (e->k_start);
+      cudaEventDestroy (e->k_end);
+      cudaEventDestroy (e->down_end);
+      cudaEventDestroy (e->ready);
+    }
+    buffer_release (&sl->d_src, 0);
+    buffer_release (&sl->d_luma, 0);
+    buffer_release (&sl->d_dst, 0);
+    buffer_release (&sl->h_src_stage, 1);
+    buffer_release (&sl->h_dst_stage, 1);
   }
-  buffer_release (&ctx->d_src, 0);
-  buffer_release (&ctx->d_luma, 0);
-  buffer_release (&ctx->d_dst, 0);
-  buffer_release (&ctx->h_src_stage, 1);
-  buffer_release (&ctx->h_dst_stage, 1);
   (void) cudaGetLastError ();
   free (ctx->streams);
   free (ctx);
@@ -244,7 +275,14 @@ ce_cuda_ctx_set_bands (ce_cuda_ctx * ctx, int bands)
 {
   if (ctx == NULL)
     return;
-  ctx->bands = bands < 1 ? 1 : bands > MAX_BANDS ? MAX_BANDS : bands;
+  ctx->bands = bands < 0 ? 0 : bands > MAX_BANDS ? MAX_BANDS : bands;
+}
+
+void
+ce_cuda_ctx_inject_failure (ce_cuda_ctx * ctx, int n)
+{
+  if (ctx != NULL)
+    ctx->fail_countdown = n < 0 ? 0 : n;
 }
 
 ce_status
@@ -319,19 +357,26 @@ is_pinned (const void *ptr)
   return attr.type == cudaMemoryTypeHost;
 }
 
+/* Bands for a frame moving @bytes in all: as set, or one per
+ * AUTO_BAND_BYTES (small frames are not worth the per-band overhead). */
 static int
-band_count (const ce_cuda_ctx * ctx, int rows)
+band_count (const ce_cuda_ctx * ctx, int rows, size_t bytes)
 {
   int bands = ctx->bands;
   int most = (rows + MIN_BAND_ROWS - 1) / MIN_BAND_ROWS;
 
+  if (bands == 0) {
+    size_t b = bytes / AUTO_BAND_BYTES;
+    bands = b < 1 ? 1 : b > AUTO_MAX_BANDS ? AUTO_MAX_BANDS : (int) b;
+  }
   return bands < most ? bands : most;
 }
 
-/* Everything ce_cuda_edge_frame and ce_cuda_upscale2x_frame share: a job
- * moves src rows up in bands, runs the band's kernels once its neighbours'
- * rows are there, and moves its output rows down. */
-typedef struct
+/* Everything the edge and upscale submissions share: a job moves src rows
+ * up in bands, runs the band's kernels once the rows they read are there,
+ * and moves its output rows down. */
+typedef struct band_job band_job;
+struct band_job
 {
   const uint8_t *h_src;         /* pinned (caller's or staging) */
   size_t src_stride;
@@ -345,23 +390,39 @@ typedef struct
   size_t dst_row_bytes;
   int out_rows_per_src_row;     /* 1 for edges, 2 for the upscale */
 
-  /* Enqueues the kernels that turn src rows [r0, r1) into output. */
-  ce_status (*prepare) (ce_cuda_ctx * ctx, void *job, int r0, int r1,
+  /* Enqueue the kernels that turn src rows [r0, r1) into output: prepare
+   * (optional) right after the band's upload, run once the next band's
+   * rows are there too. */
+  ce_status (*prepare) (slot_state * sl, band_job * job, int r0, int r1,
       cudaStream_t stream);
-  ce_status (*run) (ce_cuda_ctx * ctx, void *job, int r0, int r1,
+  ce_status (*run) (slot_state * sl, band_job * job, int r0, int r1,
       cudaStream_t stream);
-} band_job;
+};
+
+/* Leaves no work in flight, so nothing touches buffers a failed call's
+ * caller may free. */
+static void
+drain_streams (ce_cuda_ctx * ctx)
+{
+  int i;
+
+  for (i = 0; i < ctx->n_streams; i++)
+    cudaStreamSynchronize (ctx->streams[i]);
+  (void) cudaGetLastError ();
+}
 
 static ce_status
-run_bands (ce_cuda_ctx * ctx, band_job * job, void *user, ce_timing * timing)
+enqueue_bands (ce_cuda_ctx * ctx, slot_state * sl, band_job * job)
 {
   ce_status status = CE_STATUS_OK;
   int rows = job->src_rows;
-  int n = band_count (ctx, rows);
+  int n = band_count (ctx, rows, job->src_row_bytes * rows +
+      job->dst_row_bytes * rows * job->out_rows_per_src_row);
   int band_rows = (rows + n - 1) / n;
   int b, i;
 
   n = (rows + band_rows - 1) / band_rows;
+  sl->n_bands = n;
 
   /* Software pipeline.  Stream 0 carries every upload (the copy engine runs
    * them in order anyway) and the cheap per-band preparation; the other
@@ -373,7 +434,7 @@ run_bands (ce_cuda_ctx * ctx, band_job * job, void *user, ce_timing * timing)
     if (b < n) {
       int r0 = b * band_rows, r1 = r0 + band_rows < rows ? r0 + band_rows : rows;
       cudaStream_t s = ctx->streams[0];
-      band_events *e = &ctx->events[b];
+      band_events *e = &sl->events[b];
 
       if (job->user_src) {
         /* Staging copy on the CPU overlaps the previous band's upload. */
@@ -383,13 +444,13 @@ run_bands (ce_cuda_ctx * ctx, band_job * job, void *user, ce_timing * timing)
               job->src_row_bytes);
       }
       CUDA_TRY (cudaEventRecord (e->up_start, s));
-      CUDA_TRY (cudaMemcpy2DAsync ((uint8_t *) ctx->d_src.ptr +
-              (size_t) r0 * ctx->d_src.pitch, ctx->d_src.pitch,
+      CUDA_TRY (cudaMemcpy2DAsync ((uint8_t *) sl->d_src.ptr +
+              (size_t) r0 * sl->d_src.pitch, sl->d_src.pitch,
               job->h_src + (size_t) r0 * job->src_stride, job->src_stride,
               job->src_row_bytes, r1 - r0, cudaMemcpyHostToDevice, s));
       CUDA_TRY (cudaEventRecord (e->up_end, s));
       if (job->prepare)
-        CE_TRY (job->prepare (ctx, user, r0, r1, s));
+        CE_TRY (job->prepare (sl, job, r0, r1, s));
       CUDA_TRY (cudaEventRecord (e->ready, s));
     }
     if (b >= 1) {
@@ -398,27 +459,122 @@ run_bands (ce_cuda_ctx * ctx, band_job * job, void *user, ce_timing * timing)
       int o0 = r0 * job->out_rows_per_src_row;
       int o1 = r1 * job->out_rows_per_src_row;
       cudaStream_t s = ctx->streams[1 + k % (ctx->n_streams - 1)];
-      band_events *e = &ctx->events[k];
+      band_events *e = &sl->events[k];
 
-      CUDA_TRY (cudaStreamWaitEvent (s, ctx->events[b < n ? b : k].ready, 0));
+      CUDA_TRY (cudaStreamWaitEvent (s, sl->events[b < n ? b : k].ready, 0));
       CUDA_TRY (cudaEventRecord (e->k_start, s));
-      CE_TRY (job->run (ctx, user, r0, r1, s));
+      CE_TRY (job->run (sl, job, r0, r1, s));
       CUDA_TRY (cudaEventRecord (e->k_end, s));
       CUDA_TRY (cudaMemcpy2DAsync (job->h_dst + (size_t) o0 * job->dst_stride,
-              job->dst_stride, (uint8_t *) ctx->d_dst.ptr +
-              (size_t) o0 * ctx->d_dst.pitch, ctx->d_dst.pitch,
+              job->dst_stride, (uint8_t *) sl->d_dst.ptr +
+              (size_t) o0 * sl->d_dst.pitch, sl->d_dst.pitch,
               job->dst_row_bytes, o1 - o0, cudaMemcpyDeviceToHost, s));
       CUDA_TRY (cudaEventRecord (e->down_end, s));
     }
   }
-  for (i = 0; i < ctx->n_streams; i++)
-    CUDA_TRY (cudaStreamSynchronize (ctx->streams[i]));
+  return CE_STATUS_OK;
+
+fail:
+  drain_streams (ctx);
+  return status;
+}
+
+/* Sets up the pinned side of a job: the caller's memory when it is
+ * page-locked, otherwise the slot's staging buffers. */
+static ce_status
+job_bind_host (slot_state * sl, band_job * job, const uint8_t * src,
+    size_t src_stride, uint8_t * dst, size_t dst_stride, int dst_rows)
+{
+  ce_status status;
+
+  job->user_src = NULL;
+  job->h_src = src;
+  job->src_stride = src_stride;
+  if (!is_pinned (src)) {
+    CE_TRY (buffer_reserve (&sl->h_src_stage, job->src_row_bytes,
+            job->src_rows, 1));
+    job->user_src = src;
+    job->user_src_stride = src_stride;
+    job->h_src = sl->h_src_stage.ptr;
+    job->src_stride = job->src_row_bytes;
+  }
+  job->h_dst = dst;
+  job->dst_stride = dst_stride;
+  sl->user_dst = NULL;
+  if (!is_pinned (dst)) {
+    CE_TRY (buffer_reserve (&sl->h_dst_stage, job->dst_row_bytes, dst_rows,
+            1));
+    job->h_dst = sl->h_dst_stage.ptr;
+    job->dst_stride = job->dst_row_bytes;
+    sl->user_dst = dst;
+    sl->user_dst_stride = dst_stride;
+  }
+  sl->dst_row_bytes = job->dst_row_bytes;
+  sl->dst_rows = dst_rows;
+  return CE_STATUS_OK;
+
+fail:
+  return status;
+}
+
+static ce_status
+claim_slot (ce_cuda_ctx * ctx, int slot, slot_state ** out)
+{
+  ce_status status;
+
+  if ((status = ce_check_pointer (ctx, "ctx")) != CE_STATUS_OK)
+    return status;
+  if (slot < 0 || slot >= CE_CUDA_SLOTS) {
+    ce_set_error ("slot must be in [0, %d) (got %d)", CE_CUDA_SLOTS, slot);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
+  if (ctx->slots[slot].busy) {
+    ce_set_error ("slot %d already holds a frame; wait for it first", slot);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
+  *out = &ctx->slots[slot];
+  return CE_STATUS_OK;
+}
+
+/* Marks the slot busy after a successful submission and arms an injected
+ * failure on it when the countdown says so. */
+static void
+slot_submitted (ce_cuda_ctx * ctx, slot_state * sl)
+{
+  sl->busy = 1;
+  sl->fail = ctx->fail_countdown > 0 && --ctx->fail_countdown == 0;
+}
+
+ce_status
+ce_cuda_frame_wait (ce_cuda_ctx * ctx, int slot, ce_timing * timing)
+{
+  ce_status status = CE_STATUS_OK;
+  slot_state *sl;
+  int b, i;
+
+  if ((status = ce_check_pointer (ctx, "ctx")) != CE_STATUS_OK)
+    return status;
+  if (slot < 0 || slot >= CE_CUDA_SLOTS || !ctx->slots[slot].busy) {
+    ce_set_error ("slot %d holds no submitted frame", slot);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
+  sl = &ctx->slots[slot];
+  sl->busy = 0;
+  CUDA_TRY (cudaSetDevice (ctx->device));
+  /* A band's download is its last operation. */
+  for (b = 0; b < sl->n_bands; b++)
+    CUDA_TRY (cudaEventSynchronize (sl->events[b].down_end));
+  if (sl->fail) {
+    sl->fail = 0;
+    ce_set_error ("injected failure (test hook)");
+    return CE_STATUS_CUDA_ERROR;
+  }
 
   if (timing) {
     float up = 0, kern = 0, down = 0, ms;
 
-    for (b = 0; b < n; b++) {
-      band_events *e = &ctx->events[b];
+    for (b = 0; b < sl->n_bands; b++) {
+      band_events *e = &sl->events[b];
 
       CUDA_TRY (cudaEventElapsedTime (&ms, e->up_start, e->up_end));
       up += ms;
@@ -431,104 +587,63 @@ run_bands (ce_cuda_ctx * ctx, band_job * job, void *user, ce_timing * timing)
     timing->kernel_us = kern * 1000.0;
     timing->download_us = down * 1000.0;
   }
-  return CE_STATUS_OK;
+  if (sl->user_dst) {
+    const uint8_t *h = sl->h_dst_stage.ptr;
 
-fail:
-  /* Leave no work in flight on buffers the caller may free. */
-  for (i = 0; i < ctx->n_streams; i++)
-    cudaStreamSynchronize (ctx->streams[i]);
-  (void) cudaGetLastError ();
-  return status;
-}
-
-/* Sets up the pinned side of a job: the caller's memory when it is
- * page-locked, otherwise the context's staging buffers. */
-static ce_status
-job_bind_host (ce_cuda_ctx * ctx, band_job * job, const uint8_t * src,
-    size_t src_stride, uint8_t * dst, size_t dst_stride, int dst_rows)
-{
-  ce_status status;
-
-  job->user_src = NULL;
-  job->h_src = src;
-  job->src_stride = src_stride;
-  if (!is_pinned (src)) {
-    CE_TRY (buffer_reserve (&ctx->h_src_stage, job->src_row_bytes,
-            job->src_rows, 1));
-    job->user_src = src;
-    job->user_src_stride = src_stride;
-    job->h_src = ctx->h_src_stage.ptr;
-    job->src_stride = job->src_row_bytes;
-  }
-  job->h_dst = dst;
-  job->dst_stride = dst_stride;
-  if (!is_pinned (dst)) {
-    CE_TRY (buffer_reserve (&ctx->h_dst_stage, job->dst_row_bytes, dst_rows,
-            1));
-    job->h_dst = ctx->h_dst_stage.ptr;
-    job->dst_stride = job->dst_row_bytes;
+    for (i = 0; i < sl->dst_rows; i++)
+      memcpy (sl->user_dst + (size_t) i * sl->user_dst_stride,
+          h + (size_t) i * sl->dst_row_bytes, sl->dst_row_bytes);
   }
   return CE_STATUS_OK;
 
 fail:
+  sl->fail = 0;
+  drain_streams (ctx);
   return status;
-}
-
-static void
-job_unbind_host (band_job * job, uint8_t * dst, size_t dst_stride,
-    int dst_rows)
-{
-  int i;
-
-  if (job->h_dst == dst)
-    return;
-  for (i = 0; i < dst_rows; i++)
-    memcpy (dst + (size_t) i * dst_stride,
-        job->h_dst + (size_t) i * job->dst_stride, job->dst_row_bytes);
 }
 
 typedef struct
 {
   band_job job;
-  const ce_frame *src;
+  ce_format format;
+  int width, height;
   ce_edge_consts consts;
   int needs_luma;
 } edge_job;
 
 static ce_status
-edge_prepare (ce_cuda_ctx * ctx, void *user, int r0, int r1, cudaStream_t s)
+edge_prepare (slot_state * sl, band_job * job, int r0, int r1,
+    cudaStream_t s)
 {
-  edge_job *ej = user;
+  edge_job *ej = (edge_job *) job;
 
   if (!ej->needs_luma)
     return CE_STATUS_OK;
-  return ce_launch_luma (ctx->d_src.ptr, ctx->d_src.pitch, ej->src->format,
-      ej->src->width, ej->src->height, r0, r1, ctx->d_luma.ptr,
-      ctx->d_luma.pitch, s);
+  return ce_launch_luma (sl->d_src.ptr, sl->d_src.pitch, ej->format,
+      ej->width, ej->height, r0, r1, sl->d_luma.ptr, sl->d_luma.pitch, s);
 }
 
 static ce_status
-edge_run (ce_cuda_ctx * ctx, void *user, int r0, int r1, cudaStream_t s)
+edge_run (slot_state * sl, band_job * job, int r0, int r1, cudaStream_t s)
 {
-  edge_job *ej = user;
-  const buffer *luma = ej->needs_luma ? &ctx->d_luma : &ctx->d_src;
+  edge_job *ej = (edge_job *) job;
+  const buffer *luma = ej->needs_luma ? &sl->d_luma : &sl->d_src;
 
-  return ce_launch_edge_fused (luma->ptr, luma->pitch, ej->src->width,
-      ej->src->height, r0, r1, &ej->consts, ctx->d_dst.ptr, ctx->d_dst.pitch,
-      s);
+  return ce_launch_edge_fused (luma->ptr, luma->pitch, ej->width,
+      ej->height, r0, r1, &ej->consts, sl->d_dst.ptr, sl->d_dst.pitch, s);
 }
 
 ce_status
-ce_cuda_edge_frame (ce_cuda_ctx * ctx, const ce_frame * src,
-    const ce_edge_params * params, uint8_t * dst, size_t dst_stride,
-    ce_timing * timing)
+ce_cuda_edge_frame_submit (ce_cuda_ctx * ctx, int slot, const ce_frame * src,
+    const ce_edge_params * params, uint8_t * dst, size_t dst_stride)
 {
   ce_luma_layout layout;
+  slot_state *sl;
   edge_job ej;
   ce_status status;
   int w, h;
 
-  if ((status = ce_check_pointer (ctx, "ctx")) != CE_STATUS_OK ||
+  if ((status = claim_slot (ctx, slot, &sl)) != CE_STATUS_OK ||
       (status = ce_frame_validate (src)) != CE_STATUS_OK ||
       (status = ce_edge_consts_init (&ej.consts, params)) != CE_STATUS_OK ||
       (status = ce_check_pointer (dst, "dst")) != CE_STATUS_OK ||
@@ -540,7 +655,9 @@ ce_cuda_edge_frame (ce_cuda_ctx * ctx, const ce_frame * src,
   ce_luma_layout_get (src->format, &layout);
 
   memset (&ej.job, 0, sizeof (ej.job));
-  ej.src = src;
+  ej.format = src->format;
+  ej.width = w;
+  ej.height = h;
   ej.needs_luma = layout.bytes_per_pixel != 1;
   ej.job.src_row_bytes = (size_t) w * layout.bytes_per_pixel;
   ej.job.src_rows = h;
@@ -550,18 +667,31 @@ ce_cuda_edge_frame (ce_cuda_ctx * ctx, const ce_frame * src,
   ej.job.run = edge_run;
 
   CUDA_TRY (cudaSetDevice (ctx->device));
-  CE_TRY (buffer_reserve (&ctx->d_src, ej.job.src_row_bytes, h, 0));
+  CE_TRY (buffer_reserve (&sl->d_src, ej.job.src_row_bytes, h, 0));
   if (ej.needs_luma)
-    CE_TRY (buffer_reserve (&ctx->d_luma, w, h, 0));
-  CE_TRY (buffer_reserve (&ctx->d_dst, w, h, 0));
-  CE_TRY (job_bind_host (ctx, &ej.job, src->data, src->stride, dst,
+    CE_TRY (buffer_reserve (&sl->d_luma, w, h, 0));
+  CE_TRY (buffer_reserve (&sl->d_dst, w, h, 0));
+  CE_TRY (job_bind_host (sl, &ej.job, src->data, src->stride, dst,
           dst_stride, h));
-  CE_TRY (run_bands (ctx, &ej.job, &ej, timing));
-  job_unbind_host (&ej.job, dst, dst_stride, h);
+  CE_TRY (enqueue_bands (ctx, sl, &ej.job));
+  slot_submitted (ctx, sl);
   return CE_STATUS_OK;
 
 fail:
   return status;
+}
+
+ce_status
+ce_cuda_edge_frame (ce_cuda_ctx * ctx, const ce_frame * src,
+    const ce_edge_params * params, uint8_t * dst, size_t dst_stride,
+    ce_timing * timing)
+{
+  ce_status status;
+
+  status = ce_cuda_edge_frame_submit (ctx, 0, src, params, dst, dst_stride);
+  if (status != CE_STATUS_OK)
+    return status;
+  return ce_cuda_frame_wait (ctx, 0, timing);
 }
 
 typedef struct
@@ -571,24 +701,24 @@ typedef struct
 } upscale_job;
 
 static ce_status
-upscale_run (ce_cuda_ctx * ctx, void *user, int r0, int r1, cudaStream_t s)
+upscale_run (slot_state * sl, band_job * job, int r0, int r1, cudaStream_t s)
 {
-  upscale_job *uj = user;
+  upscale_job *uj = (upscale_job *) job;
 
-  return ce_launch_upscale2x (ctx->d_src.ptr, ctx->d_src.pitch, uj->width,
-      uj->height, uj->bpp, 2 * r0, 2 * r1, ctx->d_dst.ptr, ctx->d_dst.pitch,
-      s);
+  return ce_launch_upscale2x (sl->d_src.ptr, sl->d_src.pitch, uj->width,
+      uj->height, uj->bpp, 2 * r0, 2 * r1, sl->d_dst.ptr, sl->d_dst.pitch, s);
 }
 
 ce_status
-ce_cuda_upscale2x_frame (ce_cuda_ctx * ctx, const uint8_t * src,
-    size_t src_stride, int width, int height, int bytes_per_pixel,
-    uint8_t * dst, size_t dst_stride, ce_timing * timing)
+ce_cuda_upscale2x_frame_submit (ce_cuda_ctx * ctx, int slot,
+    const uint8_t * src, size_t src_stride, int width, int height,
+    int bytes_per_pixel, uint8_t * dst, size_t dst_stride)
 {
+  slot_state *sl;
   upscale_job uj;
   ce_status status;
 
-  if ((status = ce_check_pointer (ctx, "ctx")) != CE_STATUS_OK ||
+  if ((status = claim_slot (ctx, slot, &sl)) != CE_STATUS_OK ||
       (status = ce_check_pointer (src, "src")) != CE_STATUS_OK ||
       (status = ce_check_pointer (dst, "dst")) != CE_STATUS_OK ||
       (status = ce_check_size (width, height)) != CE_STATUS_OK)
@@ -619,14 +749,28 @@ ce_cuda_upscale2x_frame (ce_cuda_ctx * ctx, const uint8_t * src,
   uj.job.run = upscale_run;
 
   CUDA_TRY (cudaSetDevice (ctx->device));
-  CE_TRY (buffer_reserve (&ctx->d_src, uj.job.src_row_bytes, height, 0));
-  CE_TRY (buffer_reserve (&ctx->d_dst, uj.job.dst_row_bytes, 2 * height, 0));
-  CE_TRY (job_bind_host (ctx, &uj.job, src, src_stride, dst, dst_stride,
+  CE_TRY (buffer_reserve (&sl->d_src, uj.job.src_row_bytes, height, 0));
+  CE_TRY (buffer_reserve (&sl->d_dst, uj.job.dst_row_bytes, 2 * height, 0));
+  CE_TRY (job_bind_host (sl, &uj.job, src, src_stride, dst, dst_stride,
           2 * height));
-  CE_TRY (run_bands (ctx, &uj.job, &uj, timing));
-  job_unbind_host (&uj.job, dst, dst_stride, 2 * height);
+  CE_TRY (enqueue_bands (ctx, sl, &uj.job));
+  slot_submitted (ctx, sl);
   return CE_STATUS_OK;
 
 fail:
   return status;
+}
+
+ce_status
+ce_cuda_upscale2x_frame (ce_cuda_ctx * ctx, const uint8_t * src,
+    size_t src_stride, int width, int height, int bytes_per_pixel,
+    uint8_t * dst, size_t dst_stride, ce_timing * timing)
+{
+  ce_status status;
+
+  status = ce_cuda_upscale2x_frame_submit (ctx, 0, src, src_stride, width,
+      height, bytes_per_pixel, dst, dst_stride);
+  if (status != CE_STATUS_OK)
+    return status;
+  return ce_cuda_frame_wait (ctx, 0, timing);
 }

@@ -284,6 +284,70 @@ ce_edge_value_fast (int32_t gx, int32_t gy, int64_t limit, int scale)
   return (uint32_t) k;
 }
 
+/* The strips of a warp whose reads all fall inside the frame (most of
+ * them): no border rule, no per-row checks, and the row loop fully
+ * unrolled so that the rolling windows are renamed registers instead of
+ * moves.  Same arithmetic as the general path below.  luma points at the
+ * first Y row the strip reads (ys - 1 - R), 4 bytes left of the lane's
+ * first column; dst at the lane's first output pixel. */
+template < bool BLUR, int NORM, int OUTPUT >
+static __device__ __forceinline__ void
+edge_fused_interior (const uint8_t * __restrict__ luma, size_t luma_pitch,
+    int64_t limit, uint8_t * __restrict__ dst, size_t dst_pitch)
+{
+  constexpr int R = BLUR ? 2 : 0;       /* blur radius in rows */
+  constexpr int ROWS = FUSED_TH + 2 + 2 * R;    /* Y rows read */
+  uint32_t hr[5][3];            /* horizontal sums by Y row, mod 5 */
+  int b[3][6];                  /* B rows by B row, mod 3 */
+
+#pragma unroll
+  for (int i = 0; i < ROWS; i++) {
+    const uint32_t *p = reinterpret_cast < const uint32_t * >(luma +
+        (size_t) i * luma_pitch);
+    const uint32_t w0 = __ldg (p), w1 = __ldg (p + 1), w2 = __ldg (p + 2);
+    const int j = i - 2 * R;    /* B row index, B row ys - 1 + j */
+
+    if (BLUR) {
+      ce_hpass_packed (w0, w1, w2, hr[i % 5]);
+      if (j < 0)
+        continue;
+#pragma unroll
+      for (int q = 0; q < 3; q++) {
+        uint32_t v = hr[(i + 1) % 5][q] + hr[i % 5][q]
+            + 6u * hr[(i + 3) % 5][q]
+            + 4u * (hr[(i + 2) % 5][q] + hr[(i + 4) % 5][q]);
+        b[j % 3][2 * q] = (int) (v & 0xffffu);
+        b[j % 3][2 * q + 1] = (int) (v >> 16);
+      }
+    } else {
+      b[j % 3][0] = (int) (w0 >> 24);
+      b[j % 3][1] = (int) (w1 & 0xffu);
+      b[j % 3][2] = (int) ((w1 >> 8) & 0xffu);
+      b[j % 3][3] = (int) ((w1 >> 16) & 0xffu);
+      b[j % 3][4] = (int) (w1 >> 24);
+      b[j % 3][5] = (int) (w2 & 0xffu);
+    }
+    if (j < 2)
+      continue;
+
+    /* Output row ys + j - 2 from B rows j - 2, j - 1, j. */
+    const int *bp = b[(j + 1) % 3], *bc = b[(j + 2) % 3], *bn = b[j % 3];
+    int v[6], d[6];
+#pragma unroll
+    for (int m = 0; m < 6; m++) {
+      v[m] = bp[m] + 2 * bc[m] + bn[m];
+      d[m] = bn[m] - bp[m];
+    }
+    uint32_t o[FUSED_PX];
+#pragma unroll
+    for (int m = 0; m < FUSED_PX; m++)
+      o[m] = ce_edge_value_fast < NORM, OUTPUT > (v[m + 2] - v[m],
+          d[m] + 2 * d[m + 1] + d[m + 2], limit, BLUR ? CE_BLUR_SCALE : 1);
+    *reinterpret_cast < uint32_t * >(dst + (size_t) (j - 2) * dst_pitch) =
+        o[0] | (o[1] << 8) | (o[2] << 16) | (o[3] << 24);
+  }
+}
+
 template < bool BLUR, int NORM, int OUTPUT >
 static __global__ void __launch_bounds__ (32 * FUSED_WARPS, FUSED_MIN_BLOCKS)
 edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
@@ -296,6 +360,20 @@ edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
   if (X >= W || ys >= row1)
     return;                     /* no lane talks to another: safe */
   const int ye = min (ys + FUSED_TH, row1);
+
+  /* Warp-uniform: a whole strip whose reads and writes need no border
+   * rule and no partial stores takes the lean path. */
+  {
+    const int x0 = blockIdx.x * FUSED_TW;
+    const int r = BLUR ? 2 : 0;
+    if (aligned_in && aligned_out && x0 >= 4 && x0 + FUSED_TW + 4 <= W
+        && ys - 1 - r >= 0 && ys + FUSED_TH + r < H && ye == ys + FUSED_TH) {
+      edge_fused_interior < BLUR, NORM, OUTPUT > (luma +
+          (size_t) (ys - 1 - r) * luma_pitch + X - 4, luma_pitch, limit,
+          dst + (size_t) ys * dst_pitch + X, dst_pitch);
+      return;
+    }
+  }
 
   /* Fast lanes read their 12 bytes as 3 aligned words, all in the frame. */
   const bool fast = aligned_in && X >= 4 && X + 8 <= W;

@@ -109,3 +109,49 @@ ce_cuda_upscale2x_frame (ce_cuda_ctx * ctx, const uint8_t * src,
   (void) timing;
   return not_built ();
 }
+
+ce_status
+ce_cuda_edge_frame_submit (ce_cuda_ctx * ctx, int slot, const ce_frame * src,
+    const ce_edge_params * params, uint8_t * dst, size_t dst_stride)
+{
+  (void) ctx;
+  (void) slot;
+  (void) src;
+  (void) params;
+  (void) dst;
+  (void) dst_stride;
+  return not_built ();
+}
+
+ce_status
+ce_cuda_upscale2x_frame_submit (ce_cuda_ctx * ctx, int slot,
+    const uint8_t * src, size_t src_stride, int width, int height,
+    int bytes_per_pixel, uint8_t * dst, size_t dst_stride)
+{
+  (void) ctx;
+  (void) slot;
+  (void) src;
+  (void) src_stride;
+  (void) width;
+  (void) height;
+  (void) bytes_per_pixel;
+  (void) dst;
+  (void) dst_stride;
+  return not_built ();
+}
+
+ce_status
+ce_cuda_frame_wait (ce_cuda_ctx * ctx, int slot, ce_timing * timing)
+{
+  (void) ctx;
+  (void) slot;
+  (void) timing;
+  return not_built ();
+}
+
+void
+ce_cuda_ctx_inject_failure (ce_cuda_ctx * ctx, int n)
+{
+  (void) ctx;
+  (void) n;
+}

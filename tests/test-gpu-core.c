@@ -1395,7 +1395,7 @@ test_edge_frame_matches_reference (const scene * sc)
         }
     }
   }
-  ce_cuda_ctx_set_bands (ctx, 4);
+  ce_cuda_ctx_set_bands (ctx, 0);
   CHECK (cudaGetLastError () == cudaSuccess);
 }
 
@@ -1446,6 +1446,153 @@ test_upscale_frame_matches_reference (const scene * sc)
 
 /* ---- main ---- */
 
+/* An RGBA frame whose luma structure comes from the scene. */
+static uint8_t *
+scene_rgba (const scene * sc, size_t stride)
+{
+  uint8_t *p = pinned_alloc (stride * sc->h);
+  if (!p)
+    return NULL;
+  memset (p, 0x33, stride * sc->h);
+  for (int r = 0; r < sc->h; r++)
+    for (int c = 0; c < sc->w; c++) {
+      uint8_t v = sc->y[r * sc->ys + c];
+      uint8_t *px = p + r * stride + 4 * (size_t) c;
+      px[0] = v;
+      px[1] = (uint8_t) (v * 7 + r);
+      px[2] = (uint8_t) (255 - v);
+      px[3] = (uint8_t) c;
+    }
+  return p;
+}
+
+/* Two frames in flight on the two slots, a third submitted while the
+ * second is still running: every one equals the reference. */
+static void
+test_frames_in_flight_match_reference (const scene * sc)
+{
+  int w = sc->w, h = sc->h;
+  size_t rs = 4 * (size_t) w + 12, ds = w + 5;
+  ce_edge_params pa, pb, pc;
+  ce_frame fa, fb, fc;
+  uint8_t *rgba, *da, *db, *dc, *ea, *eb, *ec;
+
+  if (sc->kind != IMG_MIXED || (size_t) w * h > 4000000)
+    return;
+  ce_edge_params_init (&pa);
+  ce_edge_params_init (&pb);
+  pb.border = CE_BORDER_REFLECT;
+  pb.threshold = 37.3;
+  ce_edge_params_init (&pc);
+  pc.output = CE_OUTPUT_MAGNITUDE;
+  pc.norm = CE_NORM_L1;
+
+  rgba = scene_rgba (sc, rs);
+  da = pinned_alloc (ds * h);
+  db = host_alloc (ds * h);     /* pageable: goes through staging */
+  dc = pinned_alloc (ds * h);
+  ea = host_alloc (ds * h);
+  eb = host_alloc (ds * h);
+  ec = host_alloc (ds * h);
+  if (!rgba || !da || !dc)
+    return;
+  fa.data = sc->y;
+  fa.stride = sc->ys;
+  fa.width = w;
+  fa.height = h;
+  fa.format = CE_FORMAT_GRAY8;
+  fb = fa;
+  fb.data = rgba;
+  fb.stride = rs;
+  fb.format = CE_FORMAT_RGBA;
+  fc = fa;
+  CHECK_STATUS (ce_ref_edge_frame (&fa, &pa, ea, ds), CE_STATUS_OK);
+  CHECK_STATUS (ce_ref_edge_frame (&fb, &pb, eb, ds), CE_STATUS_OK);
+  CHECK_STATUS (ce_ref_edge_frame (&fc, &pc, ec, ds), CE_STATUS_OK);
+  memset (da, POISON, ds * h);
+  memset (db, POISON2, ds * h);
+  memset (dc, POISON, ds * h);
+
+  LAUNCH_TRY (ce_cuda_edge_frame_submit (ctx, 0, &fa, &pa, da, ds));
+  LAUNCH_TRY (ce_cuda_edge_frame_submit (ctx, 1, &fb, &pb, db, ds));
+  LAUNCH_TRY (ce_cuda_frame_wait (ctx, 0, NULL));
+  LAUNCH_TRY (ce_cuda_edge_frame_submit (ctx, 0, &fc, &pc, dc, ds));
+  LAUNCH_TRY (ce_cuda_frame_wait (ctx, 1, NULL));
+  LAUNCH_TRY (ce_cuda_frame_wait (ctx, 0, NULL));
+  expect_host_u8 ("in flight: GRAY8 slot 0", ea, ds, da, ds, w, h, POISON);
+  expect_host_u8 ("in flight: RGBA slot 1 (staged dst)", eb, ds, db, ds, w,
+      h, POISON2);
+  expect_host_u8 ("in flight: GRAY8 magnitude slot 0 again", ec, ds, dc, ds,
+      w, h, POISON);
+
+  /* The upscale shares the slots. */
+  {
+    size_t us = 8 * (size_t) w + 4;
+    uint8_t *up = pinned_alloc (us * 2 * h);
+    uint8_t *ue = host_alloc (us * 2 * h);
+    if (!up)
+      return;
+    memset (up, POISON, us * 2 * h);
+    CHECK_STATUS (ce_ref_upscale2x (rgba, rs, w, h, 4, ue, us),
+        CE_STATUS_OK);
+    LAUNCH_TRY (ce_cuda_upscale2x_frame_submit (ctx, 1, rgba, rs, w, h, 4,
+            up, us));
+    LAUNCH_TRY (ce_cuda_edge_frame_submit (ctx, 0, &fa, &pa, da, ds));
+    LAUNCH_TRY (ce_cuda_frame_wait (ctx, 1, NULL));
+    LAUNCH_TRY (ce_cuda_frame_wait (ctx, 0, NULL));
+    expect_host_u8 ("in flight: upscale RGBA slot 1", ue, us, up, us,
+        8 * (size_t) w, 2 * h, POISON);
+    expect_host_u8 ("in flight: GRAY8 beside the upscale", ea, ds, da, ds,
+        w, h, POISON);
+  }
+}
+
+/* Slots refuse misuse by name, and an injected failure comes back from
+ * the wait of the frame it was armed for, leaving the context usable. */
+static void
+test_frame_slots_reject_misuse_and_report_injected_failure (void)
+{
+  enum { W = 37, H = 29 };
+  uint8_t *y = host_alloc (W * H), *d = host_alloc (W * H);
+  uint8_t *d2 = host_alloc (W * H), *e = host_alloc (W * H);
+  ce_edge_params p;
+  ce_frame f;
+  ce_status s;
+
+  rng_state = 77;
+  for (int i = 0; i < W * H; i++)
+    y[i] = (uint8_t) rng ();
+  ce_edge_params_init (&p);
+  p.threshold = 20;
+  f.data = y;
+  f.stride = W;
+  f.width = W;
+  f.height = H;
+  f.format = CE_FORMAT_GRAY8;
+  CHECK_STATUS (ce_ref_edge_frame (&f, &p, e, W), CE_STATUS_OK);
+
+  CHECK_INVALID (ce_cuda_edge_frame_submit (ctx, 2, &f, &p, d, W), "slot");
+  CHECK_INVALID (ce_cuda_edge_frame_submit (ctx, -1, &f, &p, d, W), "slot");
+  CHECK_INVALID (ce_cuda_frame_wait (ctx, 1, NULL), "slot");
+  LAUNCH_TRY (ce_cuda_edge_frame_submit (ctx, 0, &f, &p, d, W));
+  CHECK_INVALID (ce_cuda_edge_frame_submit (ctx, 0, &f, &p, d, W), "slot");
+  CHECK_INVALID (ce_cuda_edge_frame (ctx, &f, &p, d, W, NULL), "slot");
+  LAUNCH_TRY (ce_cuda_frame_wait (ctx, 0, NULL));
+  CHECK_INVALID (ce_cuda_frame_wait (ctx, 0, NULL), "slot");
+
+  ce_cuda_ctx_inject_failure (ctx, 2);
+  LAUNCH_TRY (ce_cuda_edge_frame_submit (ctx, 0, &f, &p, d, W));
+  LAUNCH_TRY (ce_cuda_edge_frame_submit (ctx, 1, &f, &p, d2, W));
+  CHECK_STATUS (ce_cuda_frame_wait (ctx, 0, NULL), CE_STATUS_OK);
+  s = ce_cuda_frame_wait (ctx, 1, NULL);
+  CHECK (s == CE_STATUS_CUDA_ERROR);
+  CHECK (strstr (ce_last_error (), "inject") != NULL);
+  memset (d, POISON, W * H);
+  LAUNCH_TRY (ce_cuda_edge_frame (ctx, &f, &p, d, W, NULL));
+  expect_host_u8 ("frame after an injected failure", e, W, d, W, W, H,
+      POISON);
+}
+
 typedef struct
 {
   const char *name;
@@ -1470,6 +1617,8 @@ static test_case tests[] = {
   TEST_SCENE (test_upscale_kernel_matches_reference),
   TEST_SCENE (test_edge_frame_matches_reference),
   TEST_SCENE (test_upscale_frame_matches_reference),
+  TEST_SCENE (test_frames_in_flight_match_reference),
+  TEST_ONCE (test_frame_slots_reject_misuse_and_report_injected_failure),
 };
 #define N_TESTS ((int) (sizeof tests / sizeof tests[0]))
 
