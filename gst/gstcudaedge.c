@@ -30,9 +30,14 @@
  * the fields `frame` (guint64), `mismatches` (guint64), and `x`, `y`,
  * `expected`, `got` (gint) of the first differing byte.
  *
- * The element adds no latency: each frame is processed synchronously,
- * split into bands that overlap upload, kernels and download on several
- * CUDA streams.
+ * On the CUDA backend, when the input frame rate is known, the element
+ * keeps one frame in flight: a frame is uploaded while the previous one is
+ * filtered and downloaded, so the link to the GPU is busy both ways.  Each
+ * output then leaves one input later (at the latest at EOS, a caps change
+ * or a DRAIN query), and the element adds one frame duration to the
+ * LATENCY query.  On the CPU, or with framerate=0/1, frames are processed
+ * synchronously and no latency is added.  Within a frame, bands overlap
+ * upload, kernels and download on several CUDA streams.
  *
  * ## Example launch lines
  * |[
@@ -105,9 +110,6 @@ struct _GstCudaEdge
   /* Streaming state. */
   GstCeRuntime rt;
   ce_format format;
-  guint64 frame_count;          /* frames since start, 0-based */
-  guint8 *h_reference;          /* W x H scratch for the check */
-  gsize reference_size;
 };
 
 #define SINK_FORMATS "{ GRAY8, I420, YV12, NV12, NV21, Y42B, Y444, YUY2, " \
@@ -245,6 +247,28 @@ static gboolean gst_cuda_edge_set_info (GstVideoFilter * filter,
     GstVideoInfo * out_info);
 static GstFlowReturn gst_cuda_edge_transform_frame (GstVideoFilter * filter,
     GstVideoFrame * in_frame, GstVideoFrame * out_frame);
+static GstFlowReturn gst_cuda_edge_generate_output (GstBaseTransform * trans,
+    GstBuffer ** outbuf);
+static gboolean gst_cuda_edge_sink_event (GstBaseTransform * trans,
+    GstEvent * event);
+static gboolean gst_cuda_edge_query (GstBaseTransform * trans,
+    GstPadDirection direction, GstQuery * query);
+
+static void gst_cuda_edge_get_settings (GstElement * element,
+    GstCeFrameSettings * settings);
+static ce_status gst_cuda_edge_cuda_submit (GstElement * element,
+    ce_cuda_ctx * ctx, gint slot, const GstVideoFrame * in,
+    GstVideoFrame * out, const GstCeFrameSettings * settings);
+static ce_status gst_cuda_edge_cpu (GstElement * element,
+    const GstVideoFrame * in, guint8 * dst, gsize dst_stride,
+    const GstCeFrameSettings * settings);
+
+static const GstCeFrameFuncs frame_funcs = {
+  "Edge detection",
+  gst_cuda_edge_get_settings,
+  gst_cuda_edge_cuda_submit,
+  gst_cuda_edge_cpu,
+};
 
 static void
 gst_cuda_edge_class_init (GstCudaEdgeClass * klass)
@@ -335,7 +359,8 @@ gst_cuda_edge_class_init (GstCudaEdgeClass * klass)
   gst_element_class_set_static_metadata (element_class,
       "CUDA edge detector", "Filter/Effect/Video",
       "Gaussian blur, Sobel gradient and threshold of the luma on an NVIDIA "
-      "GPU (CPU fallback); outputs GRAY8 edges or gradient magnitude",
+      "GPU (CPU fallback); outputs GRAY8 edges or gradient magnitude; on "
+      "CUDA with a known frame rate, one frame of latency",
       "The gst-cudaedge authors");
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_edge_start);
@@ -349,11 +374,15 @@ gst_cuda_edge_class_init (GstCudaEdgeClass * klass)
   trans_class->before_transform =
       GST_DEBUG_FUNCPTR (gst_cuda_edge_before_transform);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cuda_edge_transform);
+  /* Frames in flight on CUDA: outputs leave one input late, are drained
+   * before serialized events and DRAIN queries, and add one frame of
+   * latency.  submit_input_buffer stays the parent's (QoS). */
+  trans_class->generate_output =
+      GST_DEBUG_FUNCPTR (gst_cuda_edge_generate_output);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_edge_sink_event);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_edge_query);
   /* The output is never the input: GRAY8 from any format. */
   trans_class->passthrough_on_same_caps = FALSE;
-  /* No query vfunc: the element adds no latency (frames are processed
-   * synchronously, banded over several CUDA streams inside one call), so
-   * the default handling forwards the LATENCY query unchanged. */
 
   filter_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_edge_set_info);
   filter_class->transform_frame =
@@ -381,7 +410,8 @@ gst_cuda_edge_init (GstCudaEdge * self)
   self->cuda_device_id = DEFAULT_CUDA_DEVICE_ID;
   self->format = CE_FORMAT_GRAY8;
 
-  gst_ce_runtime_init (&self->rt, GST_ELEMENT_CAST (self), "cudaedge");
+  gst_ce_runtime_init (&self->rt, GST_ELEMENT_CAST (self), "cudaedge",
+      &frame_funcs);
 }
 
 static void
@@ -390,7 +420,6 @@ gst_cuda_edge_finalize (GObject * object)
   GstCudaEdge *self = GST_CUDA_EDGE (object);
 
   gst_ce_runtime_clear (&self->rt);
-  g_free (self->h_reference);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -517,7 +546,6 @@ gst_cuda_edge_start (GstBaseTransform * trans)
   device_id = self->cuda_device_id;
   GST_OBJECT_UNLOCK (self);
 
-  self->frame_count = 0;
   return gst_ce_runtime_open (&self->rt, backend, device_id);
 }
 
@@ -526,9 +554,8 @@ gst_cuda_edge_stop (GstBaseTransform * trans)
 {
   GstCudaEdge *self = GST_CUDA_EDGE (trans);
 
+  /* Frames still in flight are discarded. */
   gst_ce_runtime_close (&self->rt);
-  g_clear_pointer (&self->h_reference, g_free);
-  self->reference_size = 0;
   return TRUE;
 }
 
@@ -659,7 +686,6 @@ gst_cuda_edge_set_info (GstVideoFilter * filter, GstCaps * incaps,
 {
   GstCudaEdge *self = GST_CUDA_EDGE (filter);
   ce_format format;
-  gsize size;
 
   if (!gst_cuda_edge_format_to_ce (GST_VIDEO_INFO_FORMAT (in_info), &format))
     goto unsupported;
@@ -668,16 +694,10 @@ gst_cuda_edge_set_info (GstVideoFilter * filter, GstCaps * incaps,
       || GST_VIDEO_INFO_HEIGHT (in_info) != GST_VIDEO_INFO_HEIGHT (out_info))
     goto mismatch;
 
+  /* No frame is in flight here: CAPS is serialized, so the frames of the
+   * old format were drained before it. */
   self->format = format;
-  size = (gsize) GST_VIDEO_INFO_WIDTH (in_info) *
-      GST_VIDEO_INFO_HEIGHT (in_info);
-  if (size != self->reference_size) {
-    g_free (self->h_reference);
-    self->h_reference = g_try_malloc (size);
-    self->reference_size = self->h_reference ? size : 0;
-    if (!self->h_reference)
-      goto no_memory;
-  }
+  gst_ce_runtime_set_info (&self->rt, in_info, out_info);
 
   GST_INFO_OBJECT (self, "%s %dx%d -> GRAY8", ce_format_name (format),
       GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info));
@@ -696,14 +716,63 @@ mismatch:
         "input caps %" GST_PTR_FORMAT, outcaps, incaps);
     return FALSE;
   }
-no_memory:
-  {
-    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
-        ("Not enough memory for a %dx%d frame.",
-            GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info)),
-        (NULL));
-    return FALSE;
-  }
+}
+
+/* ---- one frame ---- */
+
+static void
+gst_cuda_edge_get_settings (GstElement * element,
+    GstCeFrameSettings * settings)
+{
+  GstCudaEdge *self = GST_CUDA_EDGE (element);
+
+  settings->edge.threshold = self->threshold;
+  settings->edge.blur = self->blur;
+  settings->edge.border = self->border_mode;
+  settings->edge.norm = self->norm;
+  settings->edge.output = self->output;
+  settings->check = self->check;
+  settings->check_interval = self->check_interval;
+  settings->check_fail = self->check_fail;
+  /* Streaming state, but it belongs with the frame: a frame in flight
+   * keeps the format it was submitted with. */
+  settings->format = self->format;
+}
+
+/* Plane 0 of @in as the core sees it. */
+static void
+gst_cuda_edge_describe (const GstVideoFrame * in,
+    const GstCeFrameSettings * settings, ce_frame * src)
+{
+  src->data = GST_VIDEO_FRAME_PLANE_DATA (in, 0);
+  src->stride = GST_VIDEO_FRAME_PLANE_STRIDE (in, 0);
+  src->width = GST_VIDEO_FRAME_WIDTH (in);
+  src->height = GST_VIDEO_FRAME_HEIGHT (in);
+  src->format = settings->format;
+}
+
+static ce_status
+gst_cuda_edge_cuda_submit (G_GNUC_UNUSED GstElement * element,
+    ce_cuda_ctx * ctx, gint slot, const GstVideoFrame * in,
+    GstVideoFrame * out, const GstCeFrameSettings * settings)
+{
+  ce_frame src;
+
+  gst_cuda_edge_describe (in, settings, &src);
+  return ce_cuda_edge_frame_submit (ctx, slot, &src, &settings->edge,
+      GST_VIDEO_FRAME_PLANE_DATA (out, 0),
+      GST_VIDEO_FRAME_PLANE_STRIDE (out, 0));
+}
+
+static ce_status
+gst_cuda_edge_cpu (G_GNUC_UNUSED GstElement * element,
+    const GstVideoFrame * in, guint8 * dst, gsize dst_stride,
+    const GstCeFrameSettings * settings)
+{
+  ce_frame src;
+
+  gst_cuda_edge_describe (in, settings, &src);
+  return ce_ref_edge_frame (&src, &settings->edge, dst, dst_stride);
 }
 
 static GstFlowReturn
@@ -711,97 +780,36 @@ gst_cuda_edge_transform_frame (GstVideoFilter * filter,
     GstVideoFrame * in_frame, GstVideoFrame * out_frame)
 {
   GstCudaEdge *self = GST_CUDA_EDGE (filter);
-  GstFlowReturn ret = GST_FLOW_OK;
-  GstCeContext *ctx;
-  ce_edge_params params;
-  ce_frame src;
-  ce_timing timing = { 0.0, 0.0, 0.0 };
-  ce_status status;
-  ce_diff diff = { 0, 0, 0, 0, 0 };
-  gboolean check, done = FALSE, checked = FALSE;
-  guint check_interval;
-  GstCeCheckFail check_fail;
-  guint8 *h_dst;
-  gsize dst_stride;
-  guint64 frame, mismatches = 0;
-  gint width, height;
 
-  /* One consistent set of settings per frame; the work runs unlocked. */
-  GST_OBJECT_LOCK (self);
-  ce_edge_params_init (&params);
-  params.threshold = self->threshold;
-  params.blur = self->blur;
-  params.border = self->border_mode;
-  params.norm = self->norm;
-  params.output = self->output;
-  check = self->check;
-  check_interval = self->check_interval;
-  check_fail = self->check_fail;
-  GST_OBJECT_UNLOCK (self);
+  return gst_ce_runtime_process_frame (&self->rt, in_frame, out_frame);
+}
 
-  frame = self->frame_count++;
-  width = GST_VIDEO_FRAME_WIDTH (in_frame);
-  height = GST_VIDEO_FRAME_HEIGHT (in_frame);
+/* ---- frames in flight (shared with cudaupscale) ---- */
 
-  src.data = GST_VIDEO_FRAME_PLANE_DATA (in_frame, 0);
-  src.stride = GST_VIDEO_FRAME_PLANE_STRIDE (in_frame, 0);
-  src.width = width;
-  src.height = height;
-  src.format = self->format;
-  h_dst = GST_VIDEO_FRAME_PLANE_DATA (out_frame, 0);
-  dst_stride = GST_VIDEO_FRAME_PLANE_STRIDE (out_frame, 0);
+static GstFlowReturn
+gst_cuda_edge_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
+{
+  GstCudaEdge *self = GST_CUDA_EDGE (trans);
 
-  ctx = gst_ce_runtime_get_context (&self->rt);
-  if (ctx) {
-    status = ce_cuda_edge_frame (gst_ce_context_get_handle (ctx), &src,
-        &params, h_dst, dst_stride, &timing);
-    gst_ce_context_unref (ctx);
-    if (status == CE_STATUS_OK)
-      done = TRUE;
-    else if (!gst_ce_runtime_cuda_failed (&self->rt, status,
-            "ce_cuda_edge_frame"))
-      return GST_FLOW_ERROR;
-    /* else: backend=auto fell back; this frame is redone on the CPU. */
-  }
+  return gst_ce_runtime_generate_output (&self->rt,
+      GST_BASE_TRANSFORM_CLASS (parent_class), outbuf);
+}
 
-  if (!done) {
-    gint64 start = g_get_monotonic_time ();
+static gboolean
+gst_cuda_edge_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  GstCudaEdge *self = GST_CUDA_EDGE (trans);
 
-    status = ce_ref_edge_frame (&src, &params, h_dst, dst_stride);
-    if (status != CE_STATUS_OK)
-      goto cpu_failed;
-    timing.kernel_us = (gdouble) (g_get_monotonic_time () - start);
-  }
+  return gst_ce_runtime_sink_event (&self->rt,
+      GST_BASE_TRANSFORM_CLASS (parent_class), event);
+}
 
-  if (G_UNLIKELY (gst_ce_runtime_test_corrupt (&self->rt, frame))) {
-    GST_WARNING_OBJECT (self, "test hook: corrupting byte (0, 0) of frame %"
-        G_GUINT64_FORMAT, frame);
-    h_dst[0] ^= 0xff;
-  }
+static gboolean
+gst_cuda_edge_query (GstBaseTransform * trans, GstPadDirection direction,
+    GstQuery * query)
+{
+  GstCudaEdge *self = GST_CUDA_EDGE (trans);
 
-  if (gst_ce_runtime_should_check (&self->rt, frame, check, check_interval)) {
-    status = ce_ref_edge_frame (&src, &params, self->h_reference, width);
-    if (status != CE_STATUS_OK)
-      goto cpu_failed;
-    mismatches = ce_compare_u8 (self->h_reference, width, h_dst, dst_stride,
-        width, height, &diff);
-    checked = TRUE;
-    if (mismatches)
-      ret = gst_ce_runtime_report_mismatch (&self->rt, frame, &diff,
-          check_fail);
-  }
-
-  gst_ce_runtime_add_frame (&self->rt, checked, mismatches, &timing);
-  return ret;
-
-  /* ERRORS */
-cpu_failed:
-  {
-    GST_ELEMENT_ERROR (self, STREAM, FAILED,
-        ("Edge detection failed on the CPU."),
-        ("%s %dx%d stride %" G_GSIZE_FORMAT ": %s: %s",
-            ce_format_name (self->format), width, height, src.stride,
-            ce_status_string (status), ce_last_error ()));
-    return GST_FLOW_ERROR;
-  }
+  return gst_ce_runtime_query (&self->rt,
+      GST_BASE_TRANSFORM_CLASS (parent_class), direction, query);
 }

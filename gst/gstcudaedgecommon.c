@@ -375,7 +375,7 @@ gst_ce_pinned_pool_new (GstAllocator * allocator, GstCaps * caps,
 
 void
 gst_ce_runtime_init (GstCeRuntime * rt, GstElement * element,
-    const gchar * name)
+    const gchar * name, const GstCeFrameFuncs * funcs)
 {
   gchar *upper;
 
@@ -383,16 +383,21 @@ gst_ce_runtime_init (GstCeRuntime * rt, GstElement * element,
 
   memset (rt, 0, sizeof (*rt));
   rt->element = element;
+  rt->funcs = funcs;
   rt->name = g_strdup (name);
   rt->check_message_name = g_strdup_printf ("%s-check", name);
   rt->stats_name = g_strdup_printf ("%s-stats", name);
   upper = g_ascii_strup (name, -1);
   rt->corrupt_env = g_strdup_printf ("%s_TEST_CORRUPT_FRAME", upper);
+  rt->fail_env = g_strdup_printf ("%s_TEST_CUDA_FAIL_FRAME", upper);
   g_free (upper);
+  g_mutex_init (&rt->jobs_lock);
+  g_queue_init (&rt->jobs);
   g_mutex_init (&rt->lock);
   rt->backend_name = g_strdup ("none");
   rt->device_name = g_strdup ("none");
   rt->corrupt_frame = -1;
+  rt->fps_d = 1;
 }
 
 void
@@ -403,9 +408,34 @@ gst_ce_runtime_clear (GstCeRuntime * rt)
   g_free (rt->check_message_name);
   g_free (rt->stats_name);
   g_free (rt->corrupt_env);
+  g_free (rt->fail_env);
   g_free (rt->backend_name);
   g_free (rt->device_name);
+  g_mutex_clear (&rt->jobs_lock);
   g_mutex_clear (&rt->lock);
+}
+
+/* A frame number from a test hook's environment variable, or -1. */
+static gint64
+gst_ce_runtime_read_hook (GstCeRuntime * rt, const gchar * var,
+    const gchar * effect)
+{
+  const gchar *env = g_getenv (var);
+  gchar *end = NULL;
+  gint64 n;
+
+  if (!env || !*env)
+    return -1;
+
+  n = g_ascii_strtoll (env, &end, 10);
+  if (end && *end == '\0' && n >= 0 && n < G_MAXINT) {
+    GST_WARNING_OBJECT (rt->element, "test hook %s=%" G_GINT64_FORMAT
+        ": that frame %s", var, n, effect);
+    return n;
+  }
+  GST_WARNING_OBJECT (rt->element, "ignoring %s=\"%s\": not a frame "
+      "number", var, env);
+  return -1;
 }
 
 static void
@@ -426,9 +456,10 @@ gst_ce_runtime_open (GstCeRuntime * rt, GstCeBackend backend, gint device_id)
 {
   GstCeContext *ctx = NULL;
   ce_status status = CE_STATUS_OK;
-  const gchar *env;
+  gint64 fail_frame;
 
   gst_ce_runtime_close (rt);
+  rt->frame_count = 0;
 
   if (backend != GST_CE_BACKEND_CPU) {
     ctx = gst_ce_context_new (device_id, &status);
@@ -443,21 +474,19 @@ gst_ce_runtime_open (GstCeRuntime * rt, GstCeBackend backend, gint device_id)
   rt->upload_us_sum = rt->kernel_us_sum = rt->download_us_sum = 0.0;
   gst_ce_runtime_set_backend_locked (rt, ctx);
 
-  rt->corrupt_frame = -1;
-  env = g_getenv (rt->corrupt_env);
-  if (env && *env) {
-    gchar *end = NULL;
-    gint64 n = g_ascii_strtoll (env, &end, 10);
-    if (end && *end == '\0' && n >= 0) {
-      rt->corrupt_frame = n;
-      GST_WARNING_OBJECT (rt->element, "test hook %s=%" G_GINT64_FORMAT
-          ": that frame's output will be corrupted", rt->corrupt_env, n);
-    } else {
-      GST_WARNING_OBJECT (rt->element, "ignoring %s=\"%s\": not a frame "
-          "number", rt->corrupt_env, env);
-    }
-  }
+  rt->corrupt_frame = gst_ce_runtime_read_hook (rt, rt->corrupt_env,
+      "will have its output corrupted");
   g_mutex_unlock (&rt->lock);
+
+  /* The core counts submissions from now on, 1-based; frame N (0-based)
+   * is the (N + 1)-th. */
+  if (ctx) {
+    fail_frame = gst_ce_runtime_read_hook (rt, rt->fail_env,
+        "will fail on the GPU");
+    if (fail_frame >= 0)
+      ce_cuda_ctx_inject_failure (gst_ce_context_get_handle (ctx),
+          (int) fail_frame + 1);
+  }
 
   if (ctx) {
     GST_INFO_OBJECT (rt->element, "using the CUDA backend on device %d (%s)",
@@ -493,15 +522,25 @@ no_device:
   }
 }
 
+static void gst_ce_runtime_discard_jobs (GstCeRuntime * rt);
+
 void
 gst_ce_runtime_close (GstCeRuntime * rt)
 {
   GstCeContext *ctx;
 
+  gst_ce_runtime_discard_jobs (rt);
+  rt->configured = FALSE;
+  g_clear_pointer (&rt->h_reference, g_free);
+  rt->reference_size = 0;
+  rt->latency = 0;
+
   /* Statistics and the backend name stay readable after stop. */
   g_mutex_lock (&rt->lock);
   ctx = rt->ctx;
   rt->ctx = NULL;
+  rt->fps_n = 0;
+  rt->fps_d = 1;
   g_mutex_unlock (&rt->lock);
 
   if (ctx)
@@ -558,6 +597,13 @@ gst_ce_runtime_cuda_failed (GstCeRuntime * rt, ce_status status,
   g_mutex_lock (&rt->lock);
   gst_ce_runtime_set_backend_locked (rt, NULL);
   g_mutex_unlock (&rt->lock);
+
+  /* No more frames in flight, so no more latency. */
+  if (rt->latency != 0) {
+    rt->latency = 0;
+    gst_element_post_message (rt->element,
+        gst_message_new_latency (GST_OBJECT_CAST (rt->element)));
+  }
   return TRUE;
 }
 
@@ -660,6 +706,549 @@ gst_ce_runtime_get_stats (GstCeRuntime * rt)
       "download-us", G_TYPE_DOUBLE, rt->download_us_sum / n, NULL);
   g_mutex_unlock (&rt->lock);
   return s;
+}
+
+/* ---- processing frames ---- */
+
+/* Frames in flight need the CUDA backend and a frame rate to size the
+ * latency they add; 0 when there are none. */
+static GstClockTime
+gst_ce_runtime_get_latency (GstCeRuntime * rt)
+{
+  GstClockTime latency = 0;
+
+  g_mutex_lock (&rt->lock);
+  if (rt->ctx != NULL && rt->fps_n > 0)
+    latency = gst_util_uint64_scale_int (GST_SECOND, rt->fps_d, rt->fps_n);
+  g_mutex_unlock (&rt->lock);
+  return latency;
+}
+
+static gboolean
+gst_ce_runtime_is_pipelined (GstCeRuntime * rt)
+{
+  gboolean ret;
+
+  g_mutex_lock (&rt->lock);
+  ret = rt->ctx != NULL && rt->fps_n > 0;
+  g_mutex_unlock (&rt->lock);
+  return ret;
+}
+
+void
+gst_ce_runtime_set_info (GstCeRuntime * rt, const GstVideoInfo * in_info,
+    const GstVideoInfo * out_info)
+{
+  GstClockTime latency;
+
+  rt->in_info = *in_info;
+  rt->out_info = *out_info;
+  rt->configured = TRUE;
+
+  g_mutex_lock (&rt->lock);
+  rt->fps_n = MAX (GST_VIDEO_INFO_FPS_N (in_info), 0);
+  rt->fps_d = MAX (GST_VIDEO_INFO_FPS_D (in_info), 1);
+  g_mutex_unlock (&rt->lock);
+
+  /* The pipeline asks again when told that the latency changed. */
+  latency = gst_ce_runtime_get_latency (rt);
+  if (latency != rt->latency) {
+    GST_INFO_OBJECT (rt->element, "%s: latency %" GST_TIME_FORMAT,
+        latency ? "one frame in flight" : "synchronous",
+        GST_TIME_ARGS (latency));
+    rt->latency = latency;
+    gst_element_post_message (rt->element,
+        gst_message_new_latency (GST_OBJECT_CAST (rt->element)));
+  }
+}
+
+gboolean
+gst_ce_runtime_map_frames (GstCeRuntime * rt, GstBuffer * inbuf,
+    GstBuffer * outbuf, GstVideoFrame * in, GstVideoFrame * out)
+{
+  if (!gst_video_frame_map (in, &rt->in_info, inbuf, GST_MAP_READ))
+    goto map_in_failed;
+  if (!gst_video_frame_map (out, &rt->out_info, outbuf, GST_MAP_WRITE)) {
+    gst_video_frame_unmap (in);
+    goto map_out_failed;
+  }
+  return TRUE;
+
+  /* ERRORS */
+map_in_failed:
+  {
+    GST_ELEMENT_ERROR (rt->element, STREAM, FORMAT,
+        ("Could not map the input buffer as a %dx%d %s frame.",
+            GST_VIDEO_INFO_WIDTH (&rt->in_info),
+            GST_VIDEO_INFO_HEIGHT (&rt->in_info),
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT
+                (&rt->in_info))), (NULL));
+    return FALSE;
+  }
+map_out_failed:
+  {
+    GST_ELEMENT_ERROR (rt->element, RESOURCE, WRITE,
+        ("Could not map the output buffer as a %dx%d frame.",
+            GST_VIDEO_INFO_WIDTH (&rt->out_info),
+            GST_VIDEO_INFO_HEIGHT (&rt->out_info)), (NULL));
+    return FALSE;
+  }
+}
+
+/* One consistent set of settings per frame; the work runs unlocked. */
+static void
+gst_ce_runtime_get_settings (GstCeRuntime * rt, GstCeFrameSettings * settings)
+{
+  memset (settings, 0, sizeof (*settings));
+  ce_edge_params_init (&settings->edge);
+
+  GST_OBJECT_LOCK (rt->element);
+  rt->funcs->get_settings (rt->element, settings);
+  GST_OBJECT_UNLOCK (rt->element);
+}
+
+/* Everything after the GPU work of a frame, whether synchronous or in
+ * flight.  @on_gpu says that the frame was given to CUDA and @gpu_status
+ * how that ended.  A frame the GPU did not do (or finished only after an
+ * earlier frame failed and the context was dropped) is computed on the
+ * CPU, so no frame is lost.  Then the test hook, the check and the
+ * statistics. */
+static GstFlowReturn
+gst_ce_runtime_complete_frame (GstCeRuntime * rt, guint64 frame,
+    const GstVideoFrame * in, GstVideoFrame * out,
+    const GstCeFrameSettings * settings, gboolean on_gpu,
+    ce_status gpu_status, const gchar * gpu_call, ce_timing * timing)
+{
+  GstFlowReturn ret = GST_FLOW_OK;
+  guint8 *h_dst = GST_VIDEO_FRAME_PLANE_DATA (out, 0);
+  gsize dst_stride = GST_VIDEO_FRAME_PLANE_STRIDE (out, 0);
+  gint pstride = GST_VIDEO_FORMAT_INFO_PSTRIDE (out->info.finfo, 0);
+  gsize row_bytes = (gsize) GST_VIDEO_FRAME_WIDTH (out) * pstride;
+  gint rows = GST_VIDEO_FRAME_HEIGHT (out);
+  ce_diff diff = { 0, 0, 0, 0, 0 };
+  guint64 mismatches = 0;
+  gboolean checked = FALSE;
+  ce_status status = CE_STATUS_OK;
+
+  if (on_gpu) {
+    if (!gst_ce_runtime_is_cuda (rt)) {
+      on_gpu = FALSE;
+    } else if (gpu_status != CE_STATUS_OK) {
+      if (!gst_ce_runtime_cuda_failed (rt, gpu_status, gpu_call))
+        return GST_FLOW_ERROR;
+      /* backend=auto fell back; this frame is redone on the CPU. */
+      on_gpu = FALSE;
+    }
+  }
+
+  if (!on_gpu) {
+    gint64 start = g_get_monotonic_time ();
+
+    status = rt->funcs->cpu (rt->element, in, h_dst, dst_stride, settings);
+    if (status != CE_STATUS_OK)
+      goto cpu_failed;
+    timing->upload_us = timing->download_us = 0.0;
+    timing->kernel_us = (gdouble) (g_get_monotonic_time () - start);
+  }
+
+  if (G_UNLIKELY (gst_ce_runtime_test_corrupt (rt, frame))) {
+    GST_WARNING_OBJECT (rt->element, "test hook: corrupting byte (0, 0) of "
+        "frame %" G_GUINT64_FORMAT, frame);
+    h_dst[0] ^= 0xff;
+  }
+
+  if (gst_ce_runtime_should_check (rt, frame, settings->check,
+          settings->check_interval)) {
+    gsize size = row_bytes * rows;
+
+    if (size != rt->reference_size) {
+      g_free (rt->h_reference);
+      rt->h_reference = g_try_malloc (size);
+      rt->reference_size = rt->h_reference ? size : 0;
+      if (!rt->h_reference)
+        goto no_memory;
+    }
+    status = rt->funcs->cpu (rt->element, in, rt->h_reference, row_bytes,
+        settings);
+    if (status != CE_STATUS_OK)
+      goto cpu_failed;
+    /* Whole rows, every byte of every pixel (alpha and padding too). */
+    mismatches = ce_compare_u8 (rt->h_reference, row_bytes, h_dst,
+        dst_stride, (gint) row_bytes, rows, &diff);
+    checked = TRUE;
+    if (mismatches) {
+      /* Report the pixel; expected and got are that byte's values. */
+      diff.x /= pstride;
+      ret = gst_ce_runtime_report_mismatch (rt, frame, &diff,
+          settings->check_fail);
+    }
+  }
+
+  gst_ce_runtime_add_frame (rt, checked, mismatches, timing);
+  return ret;
+
+  /* ERRORS */
+no_memory:
+  {
+    GST_ELEMENT_ERROR (rt->element, RESOURCE, NO_SPACE_LEFT,
+        ("Not enough memory to check a %dx%d frame.",
+            GST_VIDEO_FRAME_WIDTH (out), rows), (NULL));
+    return GST_FLOW_ERROR;
+  }
+cpu_failed:
+  {
+    GST_ELEMENT_ERROR (rt->element, STREAM, FAILED,
+        ("%s failed on the CPU.", rt->funcs->what),
+        ("%s %dx%d, strides %d -> %" G_GSIZE_FORMAT ": %s: %s",
+            gst_video_format_to_string (GST_VIDEO_FRAME_FORMAT (in)),
+            GST_VIDEO_FRAME_WIDTH (in), GST_VIDEO_FRAME_HEIGHT (in),
+            GST_VIDEO_FRAME_PLANE_STRIDE (in, 0), dst_stride,
+            ce_status_string (status), ce_last_error ()));
+    return GST_FLOW_ERROR;
+  }
+}
+
+GstFlowReturn
+gst_ce_runtime_process_frame (GstCeRuntime * rt, GstVideoFrame * in,
+    GstVideoFrame * out)
+{
+  GstCeFrameSettings settings;
+  GstCeContext *ctx;
+  ce_timing timing = { 0.0, 0.0, 0.0 };
+  ce_status status = CE_STATUS_OK;
+  const gchar *call = NULL;
+  guint64 frame;
+
+  gst_ce_runtime_get_settings (rt, &settings);
+  frame = rt->frame_count++;
+
+  ctx = gst_ce_runtime_get_context (rt);
+  if (ctx) {
+    ce_cuda_ctx *handle = gst_ce_context_get_handle (ctx);
+
+    /* A submission to slot 0 and its wait: what ce_cuda_edge_frame ()
+     * does.  No frame is in flight on this path, so slot 0 is free. */
+    call = "submitting the frame";
+    status = rt->funcs->cuda_submit (rt->element, handle, 0, in, out,
+        &settings);
+    if (status == CE_STATUS_OK) {
+      call = "ce_cuda_frame_wait";
+      status = ce_cuda_frame_wait (handle, 0, &timing);
+    }
+    gst_ce_context_unref (ctx);
+  }
+
+  return gst_ce_runtime_complete_frame (rt, frame, in, out, &settings,
+      call != NULL, status, call, &timing);
+}
+
+/* ---- frames in flight ---- */
+
+/* One submitted frame: its buffers stay mapped (the GPU reads and writes
+ * them directly when they are pinned) until the wait. */
+typedef struct
+{
+  GstBuffer *inbuf;
+  GstBuffer *outbuf;
+  GstVideoFrame in;
+  GstVideoFrame out;
+  guint64 frame;
+  GstCeFrameSettings settings;
+  GstCeContext *ctx;            /* NULL: never given to CUDA */
+  gint slot;                    /* -1: not submitted */
+  ce_status status;             /* of the submission */
+} GstCeJob;
+
+/* Frees @job and returns its output buffer. */
+static GstBuffer *
+gst_ce_job_free (GstCeJob * job)
+{
+  GstBuffer *outbuf = job->outbuf;
+
+  gst_video_frame_unmap (&job->out);
+  gst_video_frame_unmap (&job->in);
+  gst_buffer_unref (job->inbuf);
+  if (job->ctx)
+    gst_ce_context_unref (job->ctx);
+  g_free (job);
+  return outbuf;
+}
+
+static void
+gst_ce_runtime_discard_jobs_locked (GstCeRuntime * rt)
+{
+  GstCeJob *job;
+
+  while ((job = g_queue_pop_head (&rt->jobs)) != NULL) {
+    if (job->slot >= 0) {
+      /* The GPU may still be writing into the output: let it finish. */
+      ce_status status = ce_cuda_frame_wait (gst_ce_context_get_handle
+          (job->ctx), job->slot, NULL);
+
+      if (status != CE_STATUS_OK)
+        GST_DEBUG_OBJECT (rt->element, "discarded frame %" G_GUINT64_FORMAT
+            " had failed: %s", job->frame, ce_last_error ());
+      rt->slot_busy[job->slot] = FALSE;
+    }
+    GST_DEBUG_OBJECT (rt->element, "discarding frame %" G_GUINT64_FORMAT,
+        job->frame);
+    gst_buffer_unref (gst_ce_job_free (job));
+  }
+}
+
+static void
+gst_ce_runtime_discard_jobs (GstCeRuntime * rt)
+{
+  g_mutex_lock (&rt->jobs_lock);
+  gst_ce_runtime_discard_jobs_locked (rt);
+  g_mutex_unlock (&rt->jobs_lock);
+}
+
+/* Waits for the oldest frame in flight and completes it.  Its output comes
+ * back in @outbuf even when the flow return is not OK, as from
+ * GstBaseTransform::transform; the caller drops it then.  After an error
+ * the other frames in flight are discarded. */
+static GstFlowReturn
+gst_ce_runtime_finish_oldest_locked (GstCeRuntime * rt, GstBuffer ** outbuf)
+{
+  GstCeJob *job = g_queue_pop_head (&rt->jobs);
+  ce_timing timing = { 0.0, 0.0, 0.0 };
+  ce_status status = job->status;
+  GstFlowReturn ret;
+
+  if (job->slot >= 0) {
+    status = ce_cuda_frame_wait (gst_ce_context_get_handle (job->ctx),
+        job->slot, &timing);
+    rt->slot_busy[job->slot] = FALSE;
+  }
+
+  ret = gst_ce_runtime_complete_frame (rt, job->frame, &job->in, &job->out,
+      &job->settings, job->ctx != NULL, status,
+      job->slot >= 0 ? "ce_cuda_frame_wait" : "submitting the frame",
+      &timing);
+  *outbuf = gst_ce_job_free (job);
+
+  if (ret != GST_FLOW_OK)
+    gst_ce_runtime_discard_jobs_locked (rt);
+  return ret;
+}
+
+/* Whether the oldest frame in flight is to be finished now.  One frame
+ * stays in flight while CUDA runs; frames that are not on the GPU (a
+ * failed submission, or any after a fallback to the CPU) gain nothing
+ * from waiting. */
+static gboolean
+gst_ce_runtime_must_finish_locked (GstCeRuntime * rt, gboolean pipelined)
+{
+  GstCeJob *newest = g_queue_peek_tail (&rt->jobs);
+
+  if (newest == NULL)
+    return FALSE;
+  return !pipelined || newest->slot < 0
+      || g_queue_get_length (&rt->jobs) >= CE_CUDA_SLOTS;
+}
+
+/* Completes the frames in flight in order and pushes their outputs; stops
+ * at the first flow return that is not OK, discarding the rest. */
+static GstFlowReturn
+gst_ce_runtime_drain (GstCeRuntime * rt)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM_CAST (rt->element);
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  for (;;) {
+    GstBuffer *outbuf = NULL;
+
+    g_mutex_lock (&rt->jobs_lock);
+    if (!g_queue_is_empty (&rt->jobs)) {
+      if (ret == GST_FLOW_OK)
+        ret = gst_ce_runtime_finish_oldest_locked (rt, &outbuf);
+      else
+        gst_ce_runtime_discard_jobs_locked (rt);
+    }
+    g_mutex_unlock (&rt->jobs_lock);
+
+    if (outbuf == NULL)
+      break;
+
+    /* Pushed unlocked: a flush from another thread must get through. */
+    if (ret == GST_FLOW_OK) {
+      GST_LOG_OBJECT (rt->element, "pushing a drained frame");
+      ret = gst_pad_push (trans->srcpad, outbuf);
+    } else {
+      gst_buffer_unref (outbuf);
+    }
+  }
+
+  if (ret != GST_FLOW_OK)
+    GST_DEBUG_OBJECT (rt->element, "draining stopped: %s",
+        gst_flow_get_name (ret));
+  return ret;
+}
+
+/* Takes the stashed input buffer, prepares its output and submits it. */
+static GstFlowReturn
+gst_ce_runtime_submit_queued (GstCeRuntime * rt)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM_CAST (rt->element);
+  GstBaseTransformClass *klass = GST_BASE_TRANSFORM_GET_CLASS (trans);
+  GstBuffer *inbuf = trans->queued_buf, *outbuf = NULL;
+  GstFlowReturn ret;
+  GstCeJob *job;
+  gint slot;
+
+  trans->queued_buf = NULL;
+
+  /* A buffer that does not hold the frame is an error, not a crash. */
+  if (!gst_ce_validate_input_buffer (rt->element, &rt->in_info, inbuf)) {
+    gst_buffer_unref (inbuf);
+    return GST_FLOW_ERROR;
+  }
+
+  /* From the pool negotiated downstream, with the input's timestamps,
+   * offsets, flags and metas copied: the class's own preparation, as
+   * GstBaseTransform's generate_output does it.  Not under the jobs lock:
+   * the pool may block until a flush. */
+  ret = klass->prepare_output_buffer (trans, inbuf, &outbuf);
+  if (ret != GST_FLOW_OK || outbuf == NULL || outbuf == inbuf) {
+    GST_WARNING_OBJECT (rt->element, "could not get an output buffer: %s",
+        gst_flow_get_name (ret));
+    if (outbuf && outbuf != inbuf)
+      gst_buffer_unref (outbuf);
+    gst_buffer_unref (inbuf);
+    return ret == GST_FLOW_OK ? GST_FLOW_ERROR : ret;
+  }
+
+  job = g_new0 (GstCeJob, 1);
+  job->inbuf = inbuf;
+  job->outbuf = outbuf;
+  job->slot = -1;
+  if (!gst_ce_runtime_map_frames (rt, inbuf, outbuf, &job->in, &job->out)) {
+    gst_buffer_unref (outbuf);
+    gst_buffer_unref (inbuf);
+    g_free (job);
+    return GST_FLOW_ERROR;
+  }
+  gst_ce_runtime_get_settings (rt, &job->settings);
+
+  g_mutex_lock (&rt->jobs_lock);
+  job->frame = rt->frame_count++;
+  job->ctx = gst_ce_runtime_get_context (rt);
+  if (job->ctx) {
+    /* At most CE_CUDA_SLOTS - 1 frames wait between two inputs, so a slot
+     * is free. */
+    for (slot = 0; slot < CE_CUDA_SLOTS && rt->slot_busy[slot]; slot++);
+    if (slot < CE_CUDA_SLOTS) {
+      job->status = rt->funcs->cuda_submit (rt->element,
+          gst_ce_context_get_handle (job->ctx), slot, &job->in, &job->out,
+          &job->settings);
+      if (job->status == CE_STATUS_OK) {
+        job->slot = slot;
+        rt->slot_busy[slot] = TRUE;
+      }
+    } else {
+      job->status = CE_STATUS_INVALID_ARGUMENT;
+      GST_WARNING_OBJECT (rt->element, "no free CUDA slot for frame %"
+          G_GUINT64_FORMAT, job->frame);
+    }
+  }
+  GST_LOG_OBJECT (rt->element, "frame %" G_GUINT64_FORMAT " submitted to "
+      "slot %d", job->frame, job->slot);
+  g_queue_push_tail (&rt->jobs, job);
+  g_mutex_unlock (&rt->jobs_lock);
+
+  return GST_FLOW_OK;
+}
+
+GstFlowReturn
+gst_ce_runtime_generate_output (GstCeRuntime * rt,
+    GstBaseTransformClass * parent_class, GstBuffer ** outbuf)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM_CAST (rt->element);
+  gboolean pipelined = rt->configured && gst_ce_runtime_is_pipelined (rt);
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  *outbuf = NULL;
+
+  if (pipelined && trans->queued_buf != NULL) {
+    ret = gst_ce_runtime_submit_queued (rt);
+    if (ret != GST_FLOW_OK)
+      return ret;
+  }
+
+  /* At most one output per call: GstBaseTransform calls again until it
+   * gets none, which also flushes out, in order, the frames left in
+   * flight by a fallback to the CPU before the next input is done. */
+  g_mutex_lock (&rt->jobs_lock);
+  if (gst_ce_runtime_must_finish_locked (rt, pipelined))
+    ret = gst_ce_runtime_finish_oldest_locked (rt, outbuf);
+  g_mutex_unlock (&rt->jobs_lock);
+
+  if (*outbuf != NULL || ret != GST_FLOW_OK || pipelined)
+    return ret;
+
+  /* Nothing in flight: the synchronous path, through ::transform. */
+  return parent_class->generate_output (trans, outbuf);
+}
+
+gboolean
+gst_ce_runtime_sink_event (GstCeRuntime * rt,
+    GstBaseTransformClass * parent_class, GstEvent * event)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM_CAST (rt->element);
+  gboolean ret;
+
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_FLUSH_START:
+      /* Forwarded first: that unblocks downstream and with it a streaming
+       * thread waiting there or for an output buffer. */
+      ret = parent_class->sink_event (trans, event);
+      gst_ce_runtime_discard_jobs (rt);
+      return ret;
+    case GST_EVENT_FLUSH_STOP:
+      gst_ce_runtime_discard_jobs (rt);
+      break;
+    default:
+      /* Outputs of earlier buffers go before the event, in order. */
+      if (GST_EVENT_IS_SERIALIZED (event))
+        gst_ce_runtime_drain (rt);
+      break;
+  }
+
+  return parent_class->sink_event (trans, event);
+}
+
+gboolean
+gst_ce_runtime_query (GstCeRuntime * rt, GstBaseTransformClass * parent_class,
+    GstPadDirection direction, GstQuery * query)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM_CAST (rt->element);
+  gboolean ret;
+
+  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_DRAIN)
+    gst_ce_runtime_drain (rt);
+
+  ret = parent_class->query (trans, direction, query);
+
+  if (ret && direction == GST_PAD_SRC
+      && GST_QUERY_TYPE (query) == GST_QUERY_LATENCY) {
+    GstClockTime latency = gst_ce_runtime_get_latency (rt);
+
+    if (latency > 0) {
+      GstClockTime min, max;
+      gboolean live;
+
+      gst_query_parse_latency (query, &live, &min, &max);
+      min += latency;
+      if (GST_CLOCK_TIME_IS_VALID (max))
+        max += latency;
+      gst_query_set_latency (query, live, min, max);
+      GST_DEBUG_OBJECT (rt->element, "one frame in flight: latency %"
+          GST_TIME_FORMAT " - %" GST_TIME_FORMAT, GST_TIME_ARGS (min),
+          GST_TIME_ARGS (max));
+    }
+  }
+  return ret;
 }
 
 gboolean

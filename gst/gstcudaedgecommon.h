@@ -89,20 +89,74 @@ gboolean gst_ce_is_pinned_memory (GstMemory * mem);
 GstBufferPool *gst_ce_pinned_pool_new (GstAllocator * allocator,
     GstCaps * caps, guint min_buffers, guint max_buffers);
 
+/* ---- What an element does to one frame ----
+ *
+ * Both elements process frames the same way (CUDA or CPU, fallback, test
+ * hook, check, statistics, frames in flight); the shared code drives it
+ * and the element only says how its frame is computed. */
+
+/* The settings of one frame, copied under the object lock when the frame
+ * starts, so that a property changed while PLAYING takes effect at a frame
+ * boundary even with frames in flight. */
+typedef struct
+{
+  gboolean check;
+  guint check_interval;
+  GstCeCheckFail check_fail;
+  /* cudaedge only */
+  ce_edge_params edge;
+  ce_format format;
+} GstCeFrameSettings;
+
+typedef struct
+{
+  /* Starts the message of a CPU failure: "Edge detection", "Upscaling". */
+  const gchar *what;
+  /* Fills @settings from the element's properties; called with the
+   * object lock held. */
+  void (*get_settings) (GstElement * element, GstCeFrameSettings * settings);
+  /* Submits @in -> plane 0 of @out to CUDA in @slot (ce_cuda_*_submit). */
+  ce_status (*cuda_submit) (GstElement * element, ce_cuda_ctx * ctx,
+      gint slot, const GstVideoFrame * in, GstVideoFrame * out,
+      const GstCeFrameSettings * settings);
+  /* Computes @in with the CPU reference into @dst, an image laid out like
+   * plane 0 of the output with rows @dst_stride bytes apart. */
+  ce_status (*cpu) (GstElement * element, const GstVideoFrame * in,
+      guint8 * dst, gsize dst_stride, const GstCeFrameSettings * settings);
+} GstCeFrameFuncs;
+
 /* ---- Per-element runtime: backend, statistics, check reporting ----
  *
  * Embed one GstCeRuntime in the element instance.  Call _init in
  * instance_init, _clear in finalize, _open in GstBaseTransform::start,
- * _close in ::stop.  Everything else is called from the streaming thread,
- * except _get_stats, which any thread may call. */
+ * _close in ::stop, _set_info in ::set_caps (or GstVideoFilter::set_info).
+ * Everything else is called from the streaming thread, except _get_stats,
+ * which any thread may call. */
 typedef struct
 {
   /*< private > */
-  GstElement *element;          /* not owned */
+  GstElement *element;          /* not owned; a GstBaseTransform */
+  const GstCeFrameFuncs *funcs;
   gchar *name;                  /* "cudaedge" */
   gchar *check_message_name;    /* "cudaedge-check" */
   gchar *stats_name;            /* "cudaedge-stats" */
   gchar *corrupt_env;           /* "CUDAEDGE_TEST_CORRUPT_FRAME" */
+  gchar *fail_env;              /* "CUDAEDGE_TEST_CUDA_FAIL_FRAME" */
+
+  /* Streaming state, touched by the streaming thread only (and by _close
+   * once streaming has stopped). */
+  gboolean configured;
+  GstVideoInfo in_info;
+  GstVideoInfo out_info;
+  guint64 frame_count;          /* frames since start, 0-based */
+  guint8 *h_reference;          /* tightly packed output, for the check */
+  gsize reference_size;
+
+  /* Frames in flight (CUDA backend, known frame rate). */
+  GMutex jobs_lock;             /* protects the two fields below */
+  GQueue jobs;                  /* of GstCeJob, oldest first */
+  gboolean slot_busy[CE_CUDA_SLOTS];
+  GstClockTime latency;         /* last reported, to notice changes */
 
   GMutex lock;                  /* protects everything below */
   GstCeBackend requested;
@@ -110,6 +164,7 @@ typedef struct
   gchar *backend_name;          /* "cuda", "cpu" or "none" */
   gchar *device_name;
   gint64 corrupt_frame;         /* test hook, -1 when unset */
+  gint fps_n, fps_d;            /* of the negotiated input; 0/1 unknown */
 
   guint64 frames;
   guint64 frames_checked;
@@ -121,15 +176,22 @@ typedef struct
 } GstCeRuntime;
 
 void gst_ce_runtime_init (GstCeRuntime * rt, GstElement * element,
-    const gchar * name);
+    const gchar * name, const GstCeFrameFuncs * funcs);
 void gst_ce_runtime_clear (GstCeRuntime * rt);
 
-/* Chooses and opens the backend, resets the statistics and reads the test
- * hook.  Logs which backend it chose.  On failure (backend=cuda without a
- * usable device) posts GST_ELEMENT_ERROR and returns FALSE. */
+/* Chooses and opens the backend, resets the statistics and the frame
+ * counter and reads the test hooks.  Logs which backend it chose.  On
+ * failure (backend=cuda without a usable device) posts GST_ELEMENT_ERROR
+ * and returns FALSE. */
 gboolean gst_ce_runtime_open (GstCeRuntime * rt, GstCeBackend backend,
     gint device_id);
+/* Waits for and discards the frames in flight, then drops the context. */
 void gst_ce_runtime_close (GstCeRuntime * rt);
+
+/* The negotiated formats.  Call with no frames in flight (CAPS is
+ * serialized, so gst_ce_runtime_sink_event has drained them). */
+void gst_ce_runtime_set_info (GstCeRuntime * rt, const GstVideoInfo * in_info,
+    const GstVideoInfo * out_info);
 
 /* A new reference on the active CUDA context, or NULL on the CPU. */
 GstCeContext *gst_ce_runtime_get_context (GstCeRuntime * rt);
@@ -150,11 +212,14 @@ gboolean gst_ce_runtime_cuda_failed (GstCeRuntime * rt, ce_status status,
 gboolean gst_ce_runtime_should_check (GstCeRuntime * rt, guint64 frame,
     gboolean check, guint interval);
 
-/* Test hook.  When the environment variable <NAME>_TEST_CORRUPT_FRAME
+/* Test hooks.  When the environment variable <NAME>_TEST_CORRUPT_FRAME
  * (CUDAEDGE_TEST_CORRUPT_FRAME for cudaedge) held N when the element
  * started, frame N's output byte (0, 0) is flipped after processing, and
  * check also runs on the CPU backend against a second reference
  * computation, so the mismatch path can be tested without a GPU.
+ * When <NAME>_TEST_CUDA_FAIL_FRAME held N and the CUDA backend is active,
+ * frame N fails on the GPU as a device fault would
+ * (ce_cuda_ctx_inject_failure), to test the fallback to the CPU.
  * Returns TRUE when @frame is to be corrupted. */
 gboolean gst_ce_runtime_test_corrupt (GstCeRuntime * rt, guint64 frame);
 
@@ -173,6 +238,43 @@ void gst_ce_runtime_add_frame (GstCeRuntime * rt, gboolean checked,
  * frames-checked, mismatches (guint64), backend, device (strings), and
  * upload-us, kernel-us, download-us (mean, gdouble). */
 GstStructure *gst_ce_runtime_get_stats (GstCeRuntime * rt);
+
+/* ---- Processing frames ---- */
+
+/* Maps @inbuf and @outbuf with the negotiated formats; posts
+ * GST_ELEMENT_ERROR and returns FALSE when either cannot be mapped. */
+gboolean gst_ce_runtime_map_frames (GstCeRuntime * rt, GstBuffer * inbuf,
+    GstBuffer * outbuf, GstVideoFrame * in, GstVideoFrame * out);
+
+/* One frame, synchronously: CUDA (falling back to the CPU with
+ * backend=auto) or the CPU reference, then the test hook, the check and
+ * the statistics.  The element's transform calls this. */
+GstFlowReturn gst_ce_runtime_process_frame (GstCeRuntime * rt,
+    GstVideoFrame * in, GstVideoFrame * out);
+
+/* Frames in flight.  On the CUDA backend with a known input frame rate,
+ * each input is submitted to a free slot of the context and the output of
+ * the frame before it is returned, so that one frame's upload overlaps the
+ * previous one's kernels and download; the element is one frame late.
+ * Otherwise each call chains up to @parent_class, whose transform runs
+ * the frame synchronously.  Wire these into the element's
+ * GstBaseTransformClass; the submit_input_buffer stays the parent's, so
+ * QoS works as before. */
+GstFlowReturn gst_ce_runtime_generate_output (GstCeRuntime * rt,
+    GstBaseTransformClass * parent_class, GstBuffer ** outbuf);
+
+/* GstBaseTransform::sink_event: pushes the frames in flight downstream
+ * before a serialized event goes on (EOS, CAPS, SEGMENT, GAP, ...),
+ * discards them on a flush, then chains up. */
+gboolean gst_ce_runtime_sink_event (GstCeRuntime * rt,
+    GstBaseTransformClass * parent_class, GstEvent * event);
+
+/* GstBaseTransform::query: pushes the frames in flight on a DRAIN query;
+ * adds one frame duration to the LATENCY answer while frames are in
+ * flight. */
+gboolean gst_ce_runtime_query (GstCeRuntime * rt,
+    GstBaseTransformClass * parent_class, GstPadDirection direction,
+    GstQuery * query);
 
 /* GstBaseTransform::propose_allocation / ::decide_allocation helpers.
  * They return FALSE without touching @query when the CPU backend is

@@ -36,9 +36,14 @@
  * differing bytes), `x`, `y` (gint, the pixel of the first differing byte)
  * and `expected`, `got` (gint, that byte's values).
  *
- * The element adds no latency: each frame is processed synchronously,
- * split into bands that overlap upload, kernel and download on several
- * CUDA streams.
+ * On the CUDA backend, when the input frame rate is known, the element
+ * keeps one frame in flight: a frame is uploaded while the previous one is
+ * scaled and downloaded, so the link to the GPU is busy both ways.  Each
+ * output then leaves one input later (at the latest at EOS, a caps change
+ * or a DRAIN query), and the element adds one frame duration to the
+ * LATENCY query.  On the CPU, or with framerate=0/1, frames are processed
+ * synchronously and no latency is added.  Within a frame, bands overlap
+ * upload, kernel and download on several CUDA streams.
  *
  * ## Example launch lines
  * |[
@@ -98,10 +103,6 @@ struct _GstCudaUpscale
   gboolean negotiated;
   GstVideoInfo in_info;
   GstVideoInfo out_info;
-  gint bpp;                     /* bytes per pixel: 1 or 4 */
-  guint64 frame_count;          /* frames since start, 0-based */
-  guint8 *h_reference;          /* 2W x 2H x bpp scratch for the check */
-  gsize reference_size;
 };
 
 #define UPSCALE_FORMATS \
@@ -145,6 +146,28 @@ static gboolean gst_cuda_upscale_transform_meta (GstBaseTransform * trans,
     GstBuffer * outbuf, GstMeta * meta, GstBuffer * inbuf);
 static GstFlowReturn gst_cuda_upscale_transform (GstBaseTransform * trans,
     GstBuffer * inbuf, GstBuffer * outbuf);
+static GstFlowReturn gst_cuda_upscale_generate_output (GstBaseTransform *
+    trans, GstBuffer ** outbuf);
+static gboolean gst_cuda_upscale_sink_event (GstBaseTransform * trans,
+    GstEvent * event);
+static gboolean gst_cuda_upscale_query (GstBaseTransform * trans,
+    GstPadDirection direction, GstQuery * query);
+
+static void gst_cuda_upscale_get_settings (GstElement * element,
+    GstCeFrameSettings * settings);
+static ce_status gst_cuda_upscale_cuda_submit (GstElement * element,
+    ce_cuda_ctx * ctx, gint slot, const GstVideoFrame * in,
+    GstVideoFrame * out, const GstCeFrameSettings * settings);
+static ce_status gst_cuda_upscale_cpu (GstElement * element,
+    const GstVideoFrame * in, guint8 * dst, gsize dst_stride,
+    const GstCeFrameSettings * settings);
+
+static const GstCeFrameFuncs frame_funcs = {
+  "Upscaling",
+  gst_cuda_upscale_get_settings,
+  gst_cuda_upscale_cuda_submit,
+  gst_cuda_upscale_cpu,
+};
 
 static void
 gst_cuda_upscale_class_init (GstCudaUpscaleClass * klass)
@@ -204,7 +227,8 @@ gst_cuda_upscale_class_init (GstCudaUpscaleClass * klass)
   gst_element_class_set_static_metadata (element_class,
       "CUDA 2x upscaler", "Filter/Converter/Video/Scaler",
       "Bilinear 2x upscale of GRAY8 and 4-byte RGB video on an NVIDIA GPU "
-      "(CPU fallback); output is twice the input width and height",
+      "(CPU fallback); output is twice the input width and height; on CUDA "
+      "with a known frame rate, one frame of latency",
       "The gst-cudaedge authors");
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_upscale_start);
@@ -222,11 +246,15 @@ gst_cuda_upscale_class_init (GstCudaUpscaleClass * klass)
   trans_class->transform_meta =
       GST_DEBUG_FUNCPTR (gst_cuda_upscale_transform_meta);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cuda_upscale_transform);
+  /* Frames in flight on CUDA: outputs leave one input late, are drained
+   * before serialized events and DRAIN queries, and add one frame of
+   * latency.  submit_input_buffer stays the parent's (QoS). */
+  trans_class->generate_output =
+      GST_DEBUG_FUNCPTR (gst_cuda_upscale_generate_output);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_upscale_sink_event);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_upscale_query);
   /* Input and output sizes always differ. */
   trans_class->passthrough_on_same_caps = FALSE;
-  /* No query vfunc: the element adds no latency (frames are processed
-   * synchronously, banded over several CUDA streams inside one call), so
-   * the default handling forwards the LATENCY query unchanged. */
 
   gst_type_mark_as_plugin_api (GST_TYPE_CE_BACKEND, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CE_CHECK_FAIL, 0);
@@ -240,11 +268,11 @@ gst_cuda_upscale_init (GstCudaUpscale * self)
   self->check_fail = DEFAULT_CHECK_FAIL;
   self->backend = DEFAULT_BACKEND;
   self->cuda_device_id = DEFAULT_CUDA_DEVICE_ID;
-  self->bpp = 1;
 
   /* Like GstVideoFilter: late frames may be dropped on QoS events. */
   gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), TRUE);
-  gst_ce_runtime_init (&self->rt, GST_ELEMENT_CAST (self), "cudaupscale");
+  gst_ce_runtime_init (&self->rt, GST_ELEMENT_CAST (self), "cudaupscale",
+      &frame_funcs);
 }
 
 static void
@@ -253,7 +281,6 @@ gst_cuda_upscale_finalize (GObject * object)
   GstCudaUpscale *self = GST_CUDA_UPSCALE (object);
 
   gst_ce_runtime_clear (&self->rt);
-  g_free (self->h_reference);
 
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
@@ -350,7 +377,6 @@ gst_cuda_upscale_start (GstBaseTransform * trans)
   device_id = self->cuda_device_id;
   GST_OBJECT_UNLOCK (self);
 
-  self->frame_count = 0;
   return gst_ce_runtime_open (&self->rt, backend, device_id);
 }
 
@@ -359,9 +385,8 @@ gst_cuda_upscale_stop (GstBaseTransform * trans)
 {
   GstCudaUpscale *self = GST_CUDA_UPSCALE (trans);
 
+  /* Frames still in flight are discarded. */
   gst_ce_runtime_close (&self->rt);
-  g_clear_pointer (&self->h_reference, g_free);
-  self->reference_size = 0;
   self->negotiated = FALSE;
   return TRUE;
 }
@@ -588,12 +613,11 @@ gst_cuda_upscale_set_caps (GstBaseTransform * trans, GstCaps * incaps,
       2 * (gint64) GST_VIDEO_INFO_HEIGHT (&in_info))
     goto mismatch;
 
+  /* No frame is in flight here: CAPS is serialized, so the frames of the
+   * old format were drained before it. */
   self->in_info = in_info;
   self->out_info = out_info;
-  self->bpp = format == GST_VIDEO_FORMAT_GRAY8 ? 1 : 4;
-  /* The check scratch is sized on first use. */
-  g_clear_pointer (&self->h_reference, g_free);
-  self->reference_size = 0;
+  gst_ce_runtime_set_info (&self->rt, &in_info, &out_info);
   self->negotiated = TRUE;
 
   GST_INFO_OBJECT (self, "%s %dx%d -> %dx%d",
@@ -736,25 +760,54 @@ gst_cuda_upscale_transform_meta (G_GNUC_UNUSED GstBaseTransform * trans,
 
 /* ---- processing ---- */
 
+static void
+gst_cuda_upscale_get_settings (GstElement * element,
+    GstCeFrameSettings * settings)
+{
+  GstCudaUpscale *self = GST_CUDA_UPSCALE (element);
+
+  settings->check = self->check;
+  settings->check_interval = self->check_interval;
+  settings->check_fail = self->check_fail;
+}
+
+/* 1 for GRAY8, 4 for the RGB family. */
+static gint
+gst_cuda_upscale_bpp (const GstVideoFrame * in)
+{
+  return GST_VIDEO_FORMAT_INFO_PSTRIDE (in->info.finfo, 0);
+}
+
+static ce_status
+gst_cuda_upscale_cuda_submit (G_GNUC_UNUSED GstElement * element,
+    ce_cuda_ctx * ctx, gint slot, const GstVideoFrame * in,
+    GstVideoFrame * out, G_GNUC_UNUSED const GstCeFrameSettings * settings)
+{
+  return ce_cuda_upscale2x_frame_submit (ctx, slot,
+      GST_VIDEO_FRAME_PLANE_DATA (in, 0), GST_VIDEO_FRAME_PLANE_STRIDE (in,
+          0), GST_VIDEO_FRAME_WIDTH (in), GST_VIDEO_FRAME_HEIGHT (in),
+      gst_cuda_upscale_bpp (in), GST_VIDEO_FRAME_PLANE_DATA (out, 0),
+      GST_VIDEO_FRAME_PLANE_STRIDE (out, 0));
+}
+
+static ce_status
+gst_cuda_upscale_cpu (G_GNUC_UNUSED GstElement * element,
+    const GstVideoFrame * in, guint8 * dst, gsize dst_stride,
+    G_GNUC_UNUSED const GstCeFrameSettings * settings)
+{
+  return ce_ref_upscale2x (GST_VIDEO_FRAME_PLANE_DATA (in, 0),
+      GST_VIDEO_FRAME_PLANE_STRIDE (in, 0), GST_VIDEO_FRAME_WIDTH (in),
+      GST_VIDEO_FRAME_HEIGHT (in), gst_cuda_upscale_bpp (in), dst,
+      dst_stride);
+}
+
 static GstFlowReturn
 gst_cuda_upscale_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     GstBuffer * outbuf)
 {
   GstCudaUpscale *self = GST_CUDA_UPSCALE (trans);
-  GstFlowReturn ret = GST_FLOW_OK;
   GstVideoFrame in_frame, out_frame;
-  GstCeContext *ctx;
-  ce_timing timing = { 0.0, 0.0, 0.0 };
-  ce_status status = CE_STATUS_OK;
-  ce_diff diff = { 0, 0, 0, 0, 0 };
-  gboolean check, done = FALSE, checked = FALSE;
-  guint check_interval;
-  GstCeCheckFail check_fail;
-  const guint8 *h_src;
-  guint8 *h_dst;
-  gsize src_stride, dst_stride, row_bytes;
-  guint64 frame, mismatches = 0;
-  gint width, height, bpp;
+  GstFlowReturn ret;
 
   if (G_UNLIKELY (!self->negotiated))
     goto not_negotiated;
@@ -764,92 +817,12 @@ gst_cuda_upscale_transform (GstBaseTransform * trans, GstBuffer * inbuf,
           inbuf))
     return GST_FLOW_ERROR;
 
-  /* One consistent set of settings per frame; the work runs unlocked. */
-  GST_OBJECT_LOCK (self);
-  check = self->check;
-  check_interval = self->check_interval;
-  check_fail = self->check_fail;
-  GST_OBJECT_UNLOCK (self);
+  if (!gst_ce_runtime_map_frames (&self->rt, inbuf, outbuf, &in_frame,
+          &out_frame))
+    return GST_FLOW_ERROR;
 
-  if (!gst_video_frame_map (&in_frame, &self->in_info, inbuf, GST_MAP_READ))
-    goto map_in_failed;
-  if (!gst_video_frame_map (&out_frame, &self->out_info, outbuf,
-          GST_MAP_WRITE)) {
-    gst_video_frame_unmap (&in_frame);
-    goto map_out_failed;
-  }
+  ret = gst_ce_runtime_process_frame (&self->rt, &in_frame, &out_frame);
 
-  frame = self->frame_count++;
-  bpp = self->bpp;
-  width = GST_VIDEO_FRAME_WIDTH (&in_frame);
-  height = GST_VIDEO_FRAME_HEIGHT (&in_frame);
-  h_src = GST_VIDEO_FRAME_PLANE_DATA (&in_frame, 0);
-  src_stride = GST_VIDEO_FRAME_PLANE_STRIDE (&in_frame, 0);
-  h_dst = GST_VIDEO_FRAME_PLANE_DATA (&out_frame, 0);
-  dst_stride = GST_VIDEO_FRAME_PLANE_STRIDE (&out_frame, 0);
-  row_bytes = (gsize) 2 * width * bpp;
-
-  ctx = gst_ce_runtime_get_context (&self->rt);
-  if (ctx) {
-    status = ce_cuda_upscale2x_frame (gst_ce_context_get_handle (ctx), h_src,
-        src_stride, width, height, bpp, h_dst, dst_stride, &timing);
-    gst_ce_context_unref (ctx);
-    if (status == CE_STATUS_OK)
-      done = TRUE;
-    else if (!gst_ce_runtime_cuda_failed (&self->rt, status,
-            "ce_cuda_upscale2x_frame")) {
-      ret = GST_FLOW_ERROR;
-      goto out;
-    }
-    /* else: backend=auto fell back; this frame is redone on the CPU. */
-  }
-
-  if (!done) {
-    gint64 start = g_get_monotonic_time ();
-
-    status = ce_ref_upscale2x (h_src, src_stride, width, height, bpp, h_dst,
-        dst_stride);
-    if (status != CE_STATUS_OK)
-      goto cpu_failed;
-    timing.upload_us = timing.download_us = 0.0;
-    timing.kernel_us = (gdouble) (g_get_monotonic_time () - start);
-  }
-
-  if (G_UNLIKELY (gst_ce_runtime_test_corrupt (&self->rt, frame))) {
-    GST_WARNING_OBJECT (self, "test hook: corrupting byte (0, 0) of frame %"
-        G_GUINT64_FORMAT, frame);
-    h_dst[0] ^= 0xff;
-  }
-
-  if (gst_ce_runtime_should_check (&self->rt, frame, check, check_interval)) {
-    gsize size = row_bytes * 2 * height;
-
-    if (size != self->reference_size) {
-      g_free (self->h_reference);
-      self->h_reference = g_try_malloc (size);
-      self->reference_size = self->h_reference ? size : 0;
-      if (!self->h_reference)
-        goto no_memory;
-    }
-    status = ce_ref_upscale2x (h_src, src_stride, width, height, bpp,
-        self->h_reference, row_bytes);
-    if (status != CE_STATUS_OK)
-      goto cpu_failed;
-    /* Whole rows, every channel (alpha and padding bytes included). */
-    mismatches = ce_compare_u8 (self->h_reference, row_bytes, h_dst,
-        dst_stride, (gint) row_bytes, 2 * height, &diff);
-    checked = TRUE;
-    if (mismatches) {
-      /* Report the pixel; expected and got are that byte's values. */
-      diff.x /= bpp;
-      ret = gst_ce_runtime_report_mismatch (&self->rt, frame, &diff,
-          check_fail);
-    }
-  }
-
-  gst_ce_runtime_add_frame (&self->rt, checked, mismatches, &timing);
-
-out:
   gst_video_frame_unmap (&out_frame);
   gst_video_frame_unmap (&in_frame);
   return ret;
@@ -861,40 +834,35 @@ not_negotiated:
         ("received a buffer before caps were negotiated"));
     return GST_FLOW_NOT_NEGOTIATED;
   }
-map_in_failed:
-  {
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-        ("Could not map the input buffer as a %dx%d %s frame.",
-            GST_VIDEO_INFO_WIDTH (&self->in_info),
-            GST_VIDEO_INFO_HEIGHT (&self->in_info),
-            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT
-                (&self->in_info))), (NULL));
-    return GST_FLOW_ERROR;
-  }
-map_out_failed:
-  {
-    GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
-        ("Could not map the output buffer as a %dx%d frame.",
-            GST_VIDEO_INFO_WIDTH (&self->out_info),
-            GST_VIDEO_INFO_HEIGHT (&self->out_info)), (NULL));
-    return GST_FLOW_ERROR;
-  }
-no_memory:
-  {
-    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
-        ("Not enough memory to check a %dx%d frame.", 2 * width, 2 * height),
-        (NULL));
-    ret = GST_FLOW_ERROR;
-    goto out;
-  }
-cpu_failed:
-  {
-    GST_ELEMENT_ERROR (self, STREAM, FAILED,
-        ("Upscaling failed on the CPU."),
-        ("%dx%d, %d bytes per pixel, strides %" G_GSIZE_FORMAT " -> %"
-            G_GSIZE_FORMAT ": %s: %s", width, height, bpp, src_stride,
-            dst_stride, ce_status_string (status), ce_last_error ()));
-    ret = GST_FLOW_ERROR;
-    goto out;
-  }
+}
+
+/* ---- frames in flight (shared with cudaedge) ---- */
+
+static GstFlowReturn
+gst_cuda_upscale_generate_output (GstBaseTransform * trans,
+    GstBuffer ** outbuf)
+{
+  GstCudaUpscale *self = GST_CUDA_UPSCALE (trans);
+
+  return gst_ce_runtime_generate_output (&self->rt,
+      GST_BASE_TRANSFORM_CLASS (parent_class), outbuf);
+}
+
+static gboolean
+gst_cuda_upscale_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  GstCudaUpscale *self = GST_CUDA_UPSCALE (trans);
+
+  return gst_ce_runtime_sink_event (&self->rt,
+      GST_BASE_TRANSFORM_CLASS (parent_class), event);
+}
+
+static gboolean
+gst_cuda_upscale_query (GstBaseTransform * trans, GstPadDirection direction,
+    GstQuery * query)
+{
+  GstCudaUpscale *self = GST_CUDA_UPSCALE (trans);
+
+  return gst_ce_runtime_query (&self->rt,
+      GST_BASE_TRANSFORM_CLASS (parent_class), direction, query);
 }

@@ -19,6 +19,11 @@
  * the environment variable CUDAEDGE_TEST_BACKEND ("cpu" by default; the GPU
  * machine runs "cuda").  With "cuda" and no usable device the binary exits
  * 77 (SKIP).
+ *
+ * On CUDA with a known frame rate the element keeps one frame in flight:
+ * an output leaves only after the next input, a DRAIN query or EOS.  The
+ * tests drain before they pull, so they hold on both backends; the caps
+ * carry framerate=30/1 unless a test says otherwise.
  */
 
 #include <string.h>
@@ -31,6 +36,7 @@
 #include "cudaedge-core.h"
 
 #define CORRUPT_ENV "CUDAUPSCALE_TEST_CORRUPT_FRAME"
+#define CUDA_FAIL_ENV "CUDAUPSCALE_TEST_CUDA_FAIL_FRAME"
 
 typedef struct
 {
@@ -92,17 +98,25 @@ new_upscale (const gchar * backend)
 }
 
 static gchar *
-caps_string (const gchar * format, gint width, gint height)
+caps_string_with_rate (const gchar * format, gint width, gint height,
+    const gchar * rate)
 {
   return g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
-      "framerate=30/1,pixel-aspect-ratio=1/1", format, width, height);
+      "framerate=%s,pixel-aspect-ratio=1/1", format, width, height, rate);
 }
 
-static void
-fixture_start (Fixture * f, GstElement * element, const gchar * format,
-    gint width, gint height)
+static gchar *
+caps_string (const gchar * format, gint width, gint height)
 {
-  gchar *caps = caps_string (format, width, height);
+  return caps_string_with_rate (format, width, height, "30/1");
+}
+
+/* @rate: "30/1", or "0/1" for none. */
+static void
+fixture_start_with_rate (Fixture * f, GstElement * element,
+    const gchar * format, gint width, gint height, const gchar * rate)
+{
+  gchar *caps = caps_string_with_rate (format, width, height, rate);
 
   f->element = element;
   f->bus = gst_bus_new ();
@@ -113,12 +127,44 @@ fixture_start (Fixture * f, GstElement * element, const gchar * format,
 }
 
 static void
+fixture_start (Fixture * f, GstElement * element, const gchar * format,
+    gint width, gint height)
+{
+  fixture_start_with_rate (f, element, format, width, height, "30/1");
+}
+
+static void
 fixture_stop (Fixture * f)
 {
   gst_harness_teardown (f->h);
   gst_element_set_bus (f->element, NULL);
   gst_object_unref (f->bus);
   gst_object_unref (f->element);
+}
+
+/* Asks the element(s) for every frame still held (a DRAIN query, as a
+ * decoder upstream would send); they are pushed before it returns. */
+static void
+drain (GstHarness * h)
+{
+  GstQuery *query = gst_query_new_drain ();
+
+  /* The answer comes from the harness's sink; only the draining counts. */
+  gst_pad_peer_query (h->srcpad, query);
+  gst_query_unref (query);
+}
+
+/* gst_harness_push_and_pull () for an element that may hold one frame:
+ * the push must succeed, and after draining exactly one output is there. */
+static GstBuffer *
+push_and_pull (GstHarness * h, GstBuffer * in)
+{
+  guint before = gst_harness_buffers_received (h);
+
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  drain (h);
+  fail_unless_equals_int (gst_harness_buffers_received (h), before + 1);
+  return gst_harness_pull (h);
 }
 
 /* ---- frames ---- */
@@ -230,7 +276,7 @@ push_and_compare (Fixture * f, const gchar * format, gint width, gint height,
 
   in = random_frame (format, width, height, seed, &info);
   expected = reference_output (in, &info);
-  out = gst_harness_push_and_pull (f->h, in);
+  out = push_and_pull (f->h, in);
   fail_unless (out != NULL);
   assert_output_equals (out, format, expected, 2 * width, 2 * height);
   gst_buffer_unref (out);
@@ -256,7 +302,7 @@ check_known_answer (const gchar * format, gint width, gint height,
   GstBuffer *out;
 
   fixture_start (&f, new_upscale (NULL), format, width, height);
-  out = gst_harness_push_and_pull (f.h, frame_from_bytes (format, width,
+  out = push_and_pull (f.h, frame_from_bytes (format, width,
           height, in));
   fail_unless (out != NULL);
   assert_output_equals (out, format, expected, 2 * width, 2 * height);
@@ -466,7 +512,7 @@ check_custom_layout (const gchar * format, gint width, gint height,
   expected = reference_output (in, &info);
 
   fixture_start (&f, new_upscale (NULL), format, width, height);
-  out = gst_harness_push_and_pull (f.h, in);
+  out = push_and_pull (f.h, in);
   fail_unless (out != NULL);
   assert_output_equals (out, format, expected, 2 * width, 2 * height);
   gst_buffer_unref (out);
@@ -489,16 +535,22 @@ GST_END_TEST;
 
 /* ---- buffers, events, negotiation ---- */
 
-GST_START_TEST (test_n_buffers_in_n_out_with_metadata)
+/* N buffers in, N out after EOS, in order, with their metadata and the
+ * reference's pixels; @rate "30/1" keeps a frame in flight on CUDA, "0/1"
+ * runs synchronously. */
+static void
+check_n_buffers_in_n_out (const gchar * rate)
 {
   Fixture f;
   const guint n = 12;
   guint i;
   GstVideoInfo info;
+  guint8 *expected[12];
 
-  fixture_start (&f, new_upscale (NULL), "BGRA", 32, 24);
+  fixture_start_with_rate (&f, new_upscale (NULL), "BGRA", 32, 24, rate);
   for (i = 0; i < n; i++) {
     GstBuffer *in = random_frame ("BGRA", 32, 24, i, &info);
+    expected[i] = reference_output (in, &info);
     GST_BUFFER_PTS (in) = i * 33 * GST_MSECOND + 7;
     GST_BUFFER_DTS (in) = i * 33 * GST_MSECOND;
     GST_BUFFER_DURATION (in) = 33 * GST_MSECOND;
@@ -510,6 +562,9 @@ GST_START_TEST (test_n_buffers_in_n_out_with_metadata)
       GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_MARKER);
     fail_unless_equals_int (gst_harness_push (f.h, in), GST_FLOW_OK);
   }
+  /* At most the last frame is still in flight; EOS brings it out. */
+  fail_unless (gst_harness_buffers_received (f.h) >= n - 1);
+  fail_unless (gst_harness_push_event (f.h, gst_event_new_eos ()));
   fail_unless_equals_int (gst_harness_buffers_received (f.h), n);
 
   for (i = 0; i < n; i++) {
@@ -525,7 +580,97 @@ GST_START_TEST (test_n_buffers_in_n_out_with_metadata)
     fail_unless_equals_int (GST_BUFFER_FLAGS (out) & (GST_BUFFER_FLAG_DISCONT
             | GST_BUFFER_FLAG_DELTA_UNIT | GST_BUFFER_FLAG_MARKER), want);
     fail_unless (gst_buffer_get_size (out) >= 64 * 48 * 4);
+    assert_output_equals (out, "BGRA", expected[i], 64, 48);
     gst_buffer_unref (out);
+    g_free (expected[i]);
+  }
+  fail_unless (gst_harness_try_pull (f.h) == NULL);
+  fail_unless_equals_uint64 (stats_u64 (f.element, "frames"), n);
+  fixture_stop (&f);
+}
+
+GST_START_TEST (test_n_buffers_in_n_out_with_metadata)
+{
+  check_n_buffers_in_n_out ("30/1");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_n_buffers_in_n_out_without_framerate)
+{
+  check_n_buffers_in_n_out ("0/1");
+}
+
+GST_END_TEST;
+
+/* Whether @e runs on CUDA now. */
+static gboolean
+runs_on_cuda (GstElement * e)
+{
+  GstStructure *s = get_stats (e);
+  gboolean ret = g_str_equal (gst_structure_get_string (s, "backend"),
+      "cuda");
+
+  gst_structure_free (s);
+  return ret;
+}
+
+GST_START_TEST (test_latency_is_one_frame_when_pipelined)
+{
+  Fixture f;
+
+  /* 25/1: one frame is 40 ms, on CUDA only. */
+  fixture_start_with_rate (&f, new_upscale (NULL), "GRAY8", 64, 48, "25/1");
+  fail_unless_equals_uint64 (gst_harness_query_latency (f.h),
+      runs_on_cuda (f.element) ? 40 * GST_MSECOND : 0);
+  fixture_stop (&f);
+
+  /* Without a frame rate nothing is held back. */
+  fixture_start_with_rate (&f, new_upscale (NULL), "GRAY8", 64, 48, "0/1");
+  fail_unless_equals_uint64 (gst_harness_query_latency (f.h), 0);
+  fixture_stop (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_flush_mid_stream_then_more_buffers)
+{
+  Fixture f;
+  GstVideoInfo info;
+  GstSegment segment;
+  GstBuffer *out;
+  guint8 *expected[3];
+  guint i, before = 0;
+
+  fixture_start (&f, new_upscale (NULL), "RGBx", 40, 30);
+  for (i = 0; i < 3; i++)
+    fail_unless_equals_int (gst_harness_push (f.h, random_frame ("RGBx", 40,
+                30, 10 + i, &info)), GST_FLOW_OK);
+  while ((out = gst_harness_try_pull (f.h)) != NULL) {
+    before++;
+    gst_buffer_unref (out);
+  }
+  fail_unless (before >= 2, "only %u outputs before the flush", before);
+
+  /* A frame still in flight is dropped, not pushed after the flush. */
+  fail_unless (gst_harness_push_event (f.h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (f.h, gst_event_new_flush_stop (TRUE)));
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (f.h, gst_event_new_segment (&segment)));
+
+  for (i = 0; i < 3; i++) {
+    GstBuffer *in = random_frame ("RGBx", 40, 30, 20 + i, &info);
+
+    expected[i] = reference_output (in, &info);
+    fail_unless_equals_int (gst_harness_push (f.h, in), GST_FLOW_OK);
+  }
+  fail_unless (gst_harness_push_event (f.h, gst_event_new_eos ()));
+  for (i = 0; i < 3; i++) {
+    out = gst_harness_pull (f.h);
+    fail_unless (out != NULL);
+    assert_output_equals (out, "RGBx", expected[i], 80, 60);
+    gst_buffer_unref (out);
+    g_free (expected[i]);
   }
   fail_unless (gst_harness_try_pull (f.h) == NULL);
   fixture_stop (&f);
@@ -593,7 +738,7 @@ GST_START_TEST (test_output_caps_double_size_same_format_rate_par)
   fixture_start (&f, new_upscale (NULL), "ARGB", 64, 36);
   gst_harness_set_src_caps_str (f.h, "video/x-raw,format=ARGB,width=64,"
       "height=36,framerate=25/2,pixel-aspect-ratio=4/3");
-  gst_buffer_unref (gst_harness_push_and_pull (f.h, random_frame ("ARGB", 64,
+  gst_buffer_unref (push_and_pull (f.h, random_frame ("ARGB", 64,
               36, 1, &info)));
   caps = gst_pad_get_current_caps (f.h->sinkpad);
   want = gst_caps_from_string ("video/x-raw,format=ARGB,width=128,height=72,"
@@ -807,7 +952,7 @@ check_upscale_then_edge (const gchar * format, gint w, gint h)
     g_free (edge);
   }
 
-  out = gst_harness_push_and_pull (h2, in);
+  out = push_and_pull (h2, in);
   fail_unless (out != NULL);
   assert_output_equals (out, "GRAY8", expected, 2 * w, 2 * h);
   gst_buffer_unref (out);
@@ -935,6 +1080,7 @@ GST_START_TEST (test_check_mismatch_posts_message_and_warning)
 
   push_frames (&f, "RGBA", 48, 32, 3, &ret);
   fail_unless_equals_int (ret, GST_FLOW_OK);
+  drain (f.h);
   fail_unless_equals_int (gst_harness_buffers_received (f.h), 3);
 
   msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_ELEMENT);
@@ -1012,6 +1158,7 @@ GST_START_TEST (test_check_interval_counts_checked_frames)
   fixture_start (&f, e, "xBGR", 24, 24);
   push_frames (&f, "xBGR", 24, 24, 7, &ret);
   fail_unless_equals_int (ret, GST_FLOW_OK);
+  drain (f.h);
   fail_unless_equals_uint64 (stats_u64 (f.element, "frames"), 7);
   fail_unless_equals_uint64 (stats_u64 (f.element, "frames-checked"),
       cpu ? 0 : 3);
@@ -1029,9 +1176,108 @@ GST_START_TEST (test_check_interval_counts_checked_frames)
   fixture_start (&f, e, "xBGR", 24, 24);
   g_unsetenv (CORRUPT_ENV);
   push_frames (&f, "xBGR", 24, 24, 7, &ret);
+  fail_unless_equals_int (ret, GST_FLOW_OK);
+  drain (f.h);
   fail_unless_equals_uint64 (stats_u64 (f.element, "frames-checked"), 3);
   fail_unless_equals_uint64 (stats_u64 (f.element, "mismatches"), 0);
   fixture_stop (&f);
+}
+
+GST_END_TEST;
+
+/* ---- GPU failure mid-stream (CUDA only) ---- */
+
+/* Frame 3 of 8 fails on the GPU (the core's test hook), at @rate. */
+static void
+check_cuda_failure_at_frame_3 (const gchar * backend, const gchar * rate)
+{
+  Fixture f;
+  GstElement *e = new_upscale (backend);
+  GstVideoInfo info;
+  GstMessage *msg;
+  GstFlowReturn ret = GST_FLOW_OK;
+  GstStructure *s;
+  guint8 *expected[8];
+  guint i;
+
+  g_setenv (CUDA_FAIL_ENV, "3", TRUE);
+  fixture_start_with_rate (&f, e, "RGBA", 96, 64, rate);
+  g_unsetenv (CUDA_FAIL_ENV);   /* read at start */
+  fail_unless (runs_on_cuda (f.element));
+
+  for (i = 0; i < 8 && ret == GST_FLOW_OK; i++) {
+    GstBuffer *in = random_frame ("RGBA", 96, 64, 60 + i, &info);
+
+    expected[i] = reference_output (in, &info);
+    GST_BUFFER_PTS (in) = i * GST_SECOND / 25;
+    ret = gst_harness_push (f.h, in);
+  }
+
+  if (g_str_equal (backend, "cuda")) {
+    /* No fallback: the stream fails at frame 3. */
+    fail_unless_equals_int (ret, GST_FLOW_ERROR);
+    msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_ERROR);
+    fail_unless (msg != NULL, "backend=cuda posted no error");
+    gst_message_unref (msg);
+    fail_unless (gst_harness_buffers_received (f.h) <= 3);
+    while (i-- > 0)
+      g_free (expected[i]);
+    fixture_stop (&f);
+    return;
+  }
+
+  /* backend=auto: a warning, then the CPU; every frame out, in order. */
+  fail_unless_equals_int (ret, GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (f.h, gst_event_new_eos ()));
+  fail_unless_equals_int (gst_harness_buffers_received (f.h), 8);
+  for (i = 0; i < 8; i++) {
+    GstBuffer *out = gst_harness_pull (f.h);
+
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * GST_SECOND / 25);
+    assert_output_equals (out, "RGBA", expected[i], 192, 128);
+    gst_buffer_unref (out);
+    g_free (expected[i]);
+  }
+  msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_WARNING);
+  fail_unless (msg != NULL, "no warning for the fallback");
+  gst_message_unref (msg);
+  fail_if (gst_bus_pop_filtered (f.bus, GST_MESSAGE_ERROR) != NULL);
+
+  s = get_stats (f.element);
+  fail_unless_equals_string (gst_structure_get_string (s, "backend"), "cpu");
+  gst_structure_free (s);
+  fail_unless_equals_uint64 (stats_u64 (f.element, "frames"), 8);
+  /* No frame in flight any more. */
+  fail_unless_equals_uint64 (gst_harness_query_latency (f.h), 0);
+  fixture_stop (&f);
+}
+
+static gboolean
+skip_without_cuda (void)
+{
+  if (g_str_equal (test_backend (), "cpu") || !have_cuda_device ()) {
+    GST_INFO ("skipped: needs the CUDA backend");
+    return TRUE;
+  }
+  return FALSE;
+}
+
+GST_START_TEST (test_cuda_failure_falls_back_to_cpu_without_losing_frames)
+{
+  if (skip_without_cuda ())
+    return;
+  check_cuda_failure_at_frame_3 ("auto", "25/1");
+  check_cuda_failure_at_frame_3 ("auto", "0/1");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_cuda_failure_with_backend_cuda_is_an_error)
+{
+  if (skip_without_cuda ())
+    return;
+  check_cuda_failure_at_frame_3 ("cuda", "25/1");
+  check_cuda_failure_at_frame_3 ("cuda", "0/1");
 }
 
 GST_END_TEST;
@@ -1050,6 +1296,7 @@ GST_START_TEST (test_stats_fields_present_and_counting)
   fixture_start (&f, new_upscale (NULL), "RGBx", 64, 64);
   push_frames (&f, "RGBx", 64, 64, 5, &ret);
   fail_unless_equals_int (ret, GST_FLOW_OK);
+  drain (f.h);
 
   s = get_stats (f.element);
   fail_unless (gst_structure_has_name (s, "cudaupscale-stats"));
@@ -1075,6 +1322,8 @@ GST_START_TEST (test_stats_fields_present_and_counting)
   gst_structure_free (s);
 
   push_frames (&f, "RGBx", 64, 64, 2, &ret);
+  fail_unless_equals_int (ret, GST_FLOW_OK);
+  drain (f.h);
   fail_unless_equals_uint64 (stats_u64 (f.element, "frames"), 7);
   fixture_stop (&f);
 }
@@ -1125,6 +1374,9 @@ cudaupscale_suite (void)
   tcase_add_test (tc, test_some_formats_match_reference_1920x1080);
   tcase_add_test (tc, test_odd_width_with_padded_stride_from_video_meta);
   tcase_add_test (tc, test_n_buffers_in_n_out_with_metadata);
+  tcase_add_test (tc, test_n_buffers_in_n_out_without_framerate);
+  tcase_add_test (tc, test_latency_is_one_frame_when_pipelined);
+  tcase_add_test (tc, test_flush_mid_stream_then_more_buffers);
   tcase_add_test (tc, test_eos_passes);
   tcase_add_test (tc, test_output_caps_double_size_same_format_rate_par);
   tcase_add_test (tc, test_downstream_size_gives_half_size_upstream);
@@ -1140,6 +1392,8 @@ cudaupscale_suite (void)
   tcase_add_test (tc, test_check_mismatch_posts_message_and_warning);
   tcase_add_test (tc, test_check_fail_error_posts_error);
   tcase_add_test (tc, test_check_interval_counts_checked_frames);
+  tcase_add_test (tc, test_cuda_failure_falls_back_to_cpu_without_losing_frames);
+  tcase_add_test (tc, test_cuda_failure_with_backend_cuda_is_an_error);
   tcase_add_test (tc, test_stats_fields_present_and_counting);
   tcase_add_test (tc, test_property_introspection);
   return s;
