@@ -1,0 +1,898 @@
+/* element-bench: frame rate of the cudaedge / cudaupscale element against
+ * the frame rate that the host<->device link allows (SPEC.md section 5).
+ *
+ * Copyright (C) 2026 The gst-cudaedge authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Run from the source root after building into build/:
+ *
+ *   GST_PLUGIN_PATH=build/gst build/tests/bench/element-bench
+ *
+ * (GST_PLUGIN_PATH points GStreamer at the built plugin; the program reads
+ * it like any GStreamer application.)  Without a GPU, the GStreamer side
+ * can be checked with:
+ *
+ *   GST_PLUGIN_PATH=build/gst build/tests/bench/element-bench \
+ *       --backend cpu --size 320x240 --frames 200
+ *
+ * For each frame size:
+ *  1. Link ceiling (CUDA runtime; skipped with --backend cpu): pinned host
+ *     buffers of the input and of the output frame size; H2D of the input
+ *     bytes on one stream and D2H of the output bytes on another, issued
+ *     back to back and overlapped, timed with events; the median over many
+ *     repetitions of (overlapped time / frames) is the frame period the
+ *     link allows.  Plain H2D and D2H GB/s are printed too.
+ *  2. Element rate: appsrc name=src ! <element> backend=<b> ! fakesink
+ *     sync=false, with a known frame rate (1000/1) so that the element
+ *     keeps a frame in flight.  The input buffers come from the pool the
+ *     element proposes in its ALLOCATION query (pinned memory on the CUDA
+ *     backend); when it proposes none they are plain (pageable) buffers.
+ *     The source column says "pinned" only for memory of the element's
+ *     pinned allocator (on the CPU backend cudaedge proposes a
+ *     system-memory video pool: "pageable").  K buffers are filled
+ *     once; each push is a shallow gst_buffer_copy () (shared memory, own
+ *     timestamps).  A pad probe on fakesink times the steady state: from
+ *     the output of the last warm-up frame to the output of the last one.
+ *  3. Baseline: the same buffers through appsrc ! identity ! fakesink, to
+ *     show the GStreamer per-buffer overhead.
+ *
+ * Exit: 0 done, 77 "SKIP: no CUDA device" (--backend cuda without a GPU),
+ * 1 on any error, 2 on bad options.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cuda_runtime_api.h>
+
+#include <gst/gst.h>
+#include <gst/app/gstappsrc.h>
+#include <gst/video/video.h>
+
+#define MAX_SIZES 32
+#define N_POOL_BUFFERS 8
+#define DEFAULT_FRAMES_1080P 2000
+#define DEFAULT_WARMUP 50
+#define DEFAULT_RUNS 3
+#define LINK_BATCH 10           /* frames per timed link repetition */
+#define LINK_REPS 31
+#define NEGOTIATE_TIMEOUT_US (10 * G_USEC_PER_SEC)
+#define EOS_TIMEOUT (600 * GST_SECOND)
+/* GType name of the element's pinned allocator (gst/gstcudaedgecommon.h) */
+#define PINNED_ALLOCATOR_TYPE "GstCePinnedAllocator"
+
+/* ------------------------------------------------------------------ */
+/* Errors */
+
+static void
+die (const char *fmt, ...)
+{
+  va_list ap;
+  fflush (stdout);
+  fprintf (stderr, "element-bench: error: ");
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  fprintf (stderr, "\n");
+  exit (1);
+}
+
+#define CK(x) do { cudaError_t e_ = (x); \
+    if (e_ != cudaSuccess) die ("%s:%d: %s failed: %s (%s)", __FILE__, \
+        __LINE__, #x, cudaGetErrorString (e_), cudaGetErrorName (e_)); \
+  } while (0)
+
+/* ------------------------------------------------------------------ */
+/* Options */
+
+typedef struct
+{
+  int w, h;
+} size2;
+
+static struct
+{
+  size2 sizes[MAX_SIZES];
+  int n_sizes;
+  int frames;                   /* 0: scaled from DEFAULT_FRAMES_1080P */
+  int warmup;
+  int runs;
+  int device;
+  const char *element;
+  const char *format;
+  const char *backend;
+} opt = {.warmup = DEFAULT_WARMUP,.runs = DEFAULT_RUNS,.device = 0,
+  .element = "cudaedge",.format = "GRAY8",.backend = "cuda"
+};
+
+static void
+usage (FILE * f)
+{
+  fprintf (f,
+      "Usage: element-bench [OPTIONS]\n"
+      "  --size WxH          frame size (repeatable; default 1920x1080 and\n"
+      "                      3840x2160)\n"
+      "  --frames N          timed frames per run (default %d at 1080p,\n"
+      "                      scaled down by pixel count for larger frames)\n"
+      "  --warmup N          frames pushed before timing starts (default %d)\n"
+      "  --runs N            runs per pipeline; the median is shown "
+      "(default %d)\n"
+      "  --element NAME      cudaedge (default) or cudaupscale\n"
+      "  --format FMT        input video format (default GRAY8)\n"
+      "  --backend B         cuda (default), cpu or auto\n"
+      "  --device N          CUDA device (default 0)\n"
+      "Run: GST_PLUGIN_PATH=build/gst build/tests/bench/element-bench\n"
+      "Exit: 0 done, 77 no CUDA device (SKIP), 1 error.\n",
+      DEFAULT_FRAMES_1080P, DEFAULT_WARMUP, DEFAULT_RUNS);
+}
+
+static int
+parse_int (const char *s, int lo, int hi, const char *what)
+{
+  char *end;
+  long v;
+  errno = 0;
+  v = strtol (s, &end, 10);
+  if (errno || end == s || *end || v < lo || v > hi) {
+    fprintf (stderr, "element-bench: bad %s '%s' (%d ... %d)\n", what, s,
+        lo, hi);
+    exit (2);
+  }
+  return (int) v;
+}
+
+static size2
+parse_size (const char *s)
+{
+  size2 r;
+  const char *arg = s;
+  char *end;
+  long w, h;
+  errno = 0;
+  w = strtol (s, &end, 10);
+  if (errno || end == s || (*end != 'x' && *end != 'X'))
+    goto bad;
+  s = end + 1;
+  h = strtol (s, &end, 10);
+  if (errno || end == s || *end)
+    goto bad;
+  if (w < 8 || h < 8 || w > 16384 || h > 16384)
+    goto bad;
+  r.w = (int) w;
+  r.h = (int) h;
+  return r;
+bad:
+  fprintf (stderr, "element-bench: bad --size '%s' (WxH, 8 ... 16384)\n",
+      arg);
+  exit (2);
+}
+
+static const char *
+opt_value (int argc, char **argv, int *i, const char *name)
+{
+  size_t n = strlen (name);
+  const char *a = argv[*i];
+  if (strncmp (a, name, n) != 0)
+    return NULL;
+  if (a[n] == '=')
+    return a + n + 1;
+  if (a[n] != '\0')
+    return NULL;
+  if (*i + 1 >= argc) {
+    fprintf (stderr, "element-bench: %s needs a value\n", name);
+    exit (2);
+  }
+  (*i)++;
+  return argv[*i];
+}
+
+static void
+parse_args (int argc, char **argv)
+{
+  int i;
+  const char *v;
+
+  for (i = 1; i < argc; i++) {
+    if (!strcmp (argv[i], "--help") || !strcmp (argv[i], "-h")) {
+      usage (stdout);
+      exit (0);
+    } else if ((v = opt_value (argc, argv, &i, "--size"))) {
+      if (opt.n_sizes >= MAX_SIZES) {
+        fprintf (stderr, "element-bench: at most %d --size\n", MAX_SIZES);
+        exit (2);
+      }
+      opt.sizes[opt.n_sizes++] = parse_size (v);
+    } else if ((v = opt_value (argc, argv, &i, "--frames"))) {
+      opt.frames = parse_int (v, 1, 10000000, "--frames");
+    } else if ((v = opt_value (argc, argv, &i, "--warmup"))) {
+      opt.warmup = parse_int (v, 0, 1000000, "--warmup");
+    } else if ((v = opt_value (argc, argv, &i, "--runs"))) {
+      opt.runs = parse_int (v, 1, 1000, "--runs");
+    } else if ((v = opt_value (argc, argv, &i, "--device"))) {
+      opt.device = parse_int (v, 0, 1024, "--device");
+    } else if ((v = opt_value (argc, argv, &i, "--element"))) {
+      if (strcmp (v, "cudaedge") && strcmp (v, "cudaupscale")) {
+        fprintf (stderr, "element-bench: --element is cudaedge or "
+            "cudaupscale, not '%s'\n", v);
+        exit (2);
+      }
+      opt.element = v;
+    } else if ((v = opt_value (argc, argv, &i, "--format"))) {
+      opt.format = v;
+    } else if ((v = opt_value (argc, argv, &i, "--backend"))) {
+      if (strcmp (v, "cuda") && strcmp (v, "cpu") && strcmp (v, "auto")) {
+        fprintf (stderr, "element-bench: --backend is cuda, cpu or auto, "
+            "not '%s'\n", v);
+        exit (2);
+      }
+      opt.backend = v;
+    } else {
+      fprintf (stderr, "element-bench: unknown option '%s'\n", argv[i]);
+      usage (stderr);
+      exit (2);
+    }
+  }
+  if (opt.n_sizes == 0) {
+    opt.sizes[0] = (size2) {1920, 1080};
+    opt.sizes[1] = (size2) {3840, 2160};
+    opt.n_sizes = 2;
+  }
+}
+
+static int
+frames_for (size2 s)
+{
+  double px = (double) s.w * s.h;
+  double f;
+  if (opt.frames > 0)
+    return opt.frames;
+  /* ~1-2 s per run at the target rates: fewer frames for bigger ones. */
+  f = DEFAULT_FRAMES_1080P * (1920.0 * 1080.0) / px;
+  if (f > DEFAULT_FRAMES_1080P)
+    f = DEFAULT_FRAMES_1080P;
+  if (f < 100)
+    f = 100;
+  return (int) f;
+}
+
+static int
+cmp_double (const void *a, const void *b)
+{
+  double x = *(const double *) a, y = *(const double *) b;
+  return x < y ? -1 : x > y;
+}
+
+static double
+median (double *v, int n)
+{
+  qsort (v, n, sizeof (double), cmp_double);
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+/* ------------------------------------------------------------------ */
+/* 1. Link ceiling */
+
+typedef struct
+{
+  gboolean ok;
+  double h2d_gbs, d2h_gbs;
+  double period_us;             /* overlapped, per frame */
+} link_ceiling;
+
+static double
+time_reps (cudaStream_t s1, cudaStream_t s2, cudaEvent_t ev0,
+    cudaEvent_t ev1, cudaEvent_t ev_join, void *d_in, const void *h_in,
+    size_t in_bytes, void *h_out, const void *d_out, size_t out_bytes)
+{
+  double t[LINK_REPS];
+  int r, f;
+  float ms;
+
+  for (r = -2; r < LINK_REPS; r++) {    /* two warm-up repetitions */
+    CK (cudaEventRecord (ev0, s1));
+    CK (cudaStreamWaitEvent (s2, ev0, 0));
+    for (f = 0; f < LINK_BATCH; f++) {
+      if (in_bytes)
+        CK (cudaMemcpyAsync (d_in, h_in, in_bytes, cudaMemcpyHostToDevice,
+                s1));
+      if (out_bytes)
+        CK (cudaMemcpyAsync (h_out, d_out, out_bytes,
+                cudaMemcpyDeviceToHost, s2));
+    }
+    CK (cudaEventRecord (ev_join, s2));
+    CK (cudaStreamWaitEvent (s1, ev_join, 0));
+    CK (cudaEventRecord (ev1, s1));
+    CK (cudaEventSynchronize (ev1));
+    CK (cudaEventElapsedTime (&ms, ev0, ev1));
+    if (r >= 0)
+      t[r] = ms * 1e3 / LINK_BATCH;     /* us per frame */
+  }
+  return median (t, LINK_REPS);
+}
+
+static link_ceiling
+measure_link (size_t in_bytes, size_t out_bytes)
+{
+  link_ceiling lc = { 0 };
+  void *h_in, *h_out, *d_in, *d_out;
+  cudaStream_t s1, s2;
+  cudaEvent_t ev0, ev1, ev_join;
+  double h2d_us, d2h_us;
+
+  CK (cudaHostAlloc (&h_in, in_bytes, cudaHostAllocDefault));
+  CK (cudaHostAlloc (&h_out, out_bytes, cudaHostAllocDefault));
+  CK (cudaMalloc (&d_in, in_bytes));
+  CK (cudaMalloc (&d_out, out_bytes));
+  memset (h_in, 0x5a, in_bytes);
+  memset (h_out, 0, out_bytes);
+  CK (cudaMemset (d_out, 0xa5, out_bytes));
+  CK (cudaStreamCreateWithFlags (&s1, cudaStreamNonBlocking));
+  CK (cudaStreamCreateWithFlags (&s2, cudaStreamNonBlocking));
+  CK (cudaEventCreate (&ev0));
+  CK (cudaEventCreate (&ev1));
+  CK (cudaEventCreate (&ev_join));
+  CK (cudaDeviceSynchronize ());
+
+  h2d_us = time_reps (s1, s2, ev0, ev1, ev_join, d_in, h_in, in_bytes,
+      h_out, d_out, 0);
+  d2h_us = time_reps (s1, s2, ev0, ev1, ev_join, d_in, h_in, 0,
+      h_out, d_out, out_bytes);
+  lc.period_us = time_reps (s1, s2, ev0, ev1, ev_join, d_in, h_in, in_bytes,
+      h_out, d_out, out_bytes);
+  lc.h2d_gbs = h2d_us > 0 ? in_bytes / (h2d_us * 1e3) : 0;
+  lc.d2h_gbs = d2h_us > 0 ? out_bytes / (d2h_us * 1e3) : 0;
+  lc.ok = lc.period_us > 0;
+
+  CK (cudaEventDestroy (ev_join));
+  CK (cudaEventDestroy (ev1));
+  CK (cudaEventDestroy (ev0));
+  CK (cudaStreamDestroy (s2));
+  CK (cudaStreamDestroy (s1));
+  CK (cudaFree (d_out));
+  CK (cudaFree (d_in));
+  CK (cudaFreeHost (h_out));
+  CK (cudaFreeHost (h_in));
+  return lc;
+}
+
+/* ------------------------------------------------------------------ */
+/* 2./3. Pipelines */
+
+/* The input buffers of one frame size, shared by all runs. */
+typedef struct
+{
+  GstCaps *caps;
+  GstVideoInfo info;
+  GstBuffer *prime;             /* pageable; negotiates before the query */
+  GstBuffer *bufs[N_POOL_BUFFERS];
+  int n_bufs;
+  GstBufferPool *pool;          /* NULL: pageable buffers */
+  char source[160];
+} input_set;
+
+/* Written by the streaming thread, read after EOS (the bus orders it). */
+typedef struct
+{
+  guint64 count;
+  guint64 start_mark, end_mark;
+  gint64 t0, t1;
+} probe_data;
+
+static GstPadProbeReturn
+count_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
+{
+  probe_data *pd = user_data;
+  gint64 now = g_get_monotonic_time ();
+  (void) pad;
+  (void) info;
+  pd->count++;
+  if (pd->count == pd->start_mark)
+    pd->t0 = now;
+  if (pd->count == pd->end_mark)
+    pd->t1 = now;
+  return GST_PAD_PROBE_OK;
+}
+
+/* Errors can come from a streaming thread while the main thread is blocked
+ * in gst_app_src_push_buffer (block=true): report and leave from here. */
+static GstBusSyncReply
+bus_sync_handler (GstBus * bus, GstMessage * msg, gpointer user_data)
+{
+  GError *err = NULL;
+  gchar *dbg = NULL;
+  (void) bus;
+  (void) user_data;
+
+  switch (GST_MESSAGE_TYPE (msg)) {
+    case GST_MESSAGE_ERROR:
+      gst_message_parse_error (msg, &err, &dbg);
+      fflush (stdout);
+      fprintf (stderr, "element-bench: error: from %s: %s\n  debug: %s\n",
+          GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message,
+          dbg ? dbg : "(none)");
+      fflush (stderr);
+      _exit (1);
+    case GST_MESSAGE_WARNING:
+      gst_message_parse_warning (msg, &err, &dbg);
+      fprintf (stderr, "element-bench: warning: from %s: %s\n  debug: %s\n",
+          GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message,
+          dbg ? dbg : "(none)");
+      g_error_free (err);
+      g_free (dbg);
+      break;
+    default:
+      break;
+  }
+  return GST_BUS_PASS;
+}
+
+static void
+fill_buffer (GstBuffer * buf, guint32 seed)
+{
+  GstMapInfo map;
+  gsize i;
+  guint32 x = seed * 2654435761u + 1;
+
+  if (!gst_buffer_map (buf, &map, GST_MAP_WRITE))
+    die ("cannot map an input buffer for writing");
+  for (i = 0; i < map.size; i++) {
+    x ^= x << 13;
+    x ^= x >> 17;
+    x ^= x << 5;
+    map.data[i] = (guint8) (x >> 24);
+  }
+  gst_buffer_unmap (buf, &map);
+}
+
+static void
+make_pageable_buffers (input_set * in, const char *why)
+{
+  int i;
+  for (i = 0; i < N_POOL_BUFFERS; i++) {
+    in->bufs[i] = gst_buffer_new_allocate (NULL, in->info.size, NULL);
+    if (!in->bufs[i])
+      die ("gst_buffer_new_allocate (%zu) failed", in->info.size);
+    fill_buffer (in->bufs[i], i + 1);
+  }
+  in->n_bufs = N_POOL_BUFFERS;
+  in->pool = NULL;
+  g_snprintf (in->source, sizeof in->source, "pageable (%s)", why);
+}
+
+/* Waits until @el's sink pad is negotiated (the prime buffer's CAPS event
+ * went through), then asks it for a pool and fills K buffers from it. */
+static void
+get_buffers_from_element (input_set * in, GstElement * el)
+{
+  GstPad *sinkpad;
+  GstQuery *q;
+  GstBufferPool *pool = NULL;
+  GstStructure *config;
+  guint size = 0, min = 0, max = 0;
+  gint64 deadline;
+  GstMemory *mem;
+  const char *alloc_name;
+  int i;
+
+  sinkpad = gst_element_get_static_pad (el, "sink");
+  if (!sinkpad)
+    die ("%s has no sink pad", GST_OBJECT_NAME (el));
+  deadline = g_get_monotonic_time () + NEGOTIATE_TIMEOUT_US;
+  while (!gst_pad_has_current_caps (sinkpad)) {
+    if (g_get_monotonic_time () > deadline)
+      die ("%s did not negotiate within %d s", GST_OBJECT_NAME (el),
+          (int) (NEGOTIATE_TIMEOUT_US / G_USEC_PER_SEC));
+    g_usleep (1000);
+  }
+
+  q = gst_query_new_allocation (in->caps, TRUE);
+  if (!gst_pad_query (sinkpad, q)) {
+    gst_query_unref (q);
+    gst_object_unref (sinkpad);
+    make_pageable_buffers (in, "ALLOCATION query not answered");
+    return;
+  }
+  gst_object_unref (sinkpad);
+  if (gst_query_get_n_allocation_pools (q) > 0)
+    gst_query_parse_nth_allocation_pool (q, 0, &pool, &size, &min, &max);
+  gst_query_unref (q);
+  if (!pool) {
+    make_pageable_buffers (in, "no pool proposed by the element");
+    return;
+  }
+
+  if (size < in->info.size)
+    size = in->info.size;
+  config = gst_buffer_pool_get_config (pool);
+  gst_buffer_pool_config_set_params (config, in->caps, size, 0, 0);
+  if (!gst_buffer_pool_set_config (pool, config)) {
+    /* The pool may have adjusted the parameters: accept them if valid. */
+    config = gst_buffer_pool_get_config (pool);
+    if (!gst_buffer_pool_config_validate_params (config, in->caps, size, 0,
+            0)) {
+      gst_structure_free (config);
+      die ("the element's pool rejected caps %" GST_PTR_FORMAT
+          " size %u", in->caps, size);
+    }
+    if (!gst_buffer_pool_set_config (pool, config))
+      die ("the element's pool rejected its own adjusted configuration");
+  }
+  if (!gst_buffer_pool_set_active (pool, TRUE))
+    die ("cannot activate the element's pool");
+
+  for (i = 0; i < N_POOL_BUFFERS; i++) {
+    GstFlowReturn ret = gst_buffer_pool_acquire_buffer (pool, &in->bufs[i],
+        NULL);
+    if (ret != GST_FLOW_OK || !in->bufs[i])
+      die ("acquiring buffer %d from the element's pool: %s", i,
+          gst_flow_get_name (ret));
+    if (gst_buffer_get_size (in->bufs[i]) < in->info.size)
+      die ("pool buffer of %zu bytes, the frame needs %zu",
+          gst_buffer_get_size (in->bufs[i]), in->info.size);
+    fill_buffer (in->bufs[i], i + 1);
+  }
+  in->n_bufs = N_POOL_BUFFERS;
+  in->pool = pool;
+  /* Pinned only when the memory comes from the element's pinned
+   * allocator: on the CPU backend GstVideoFilter proposes a system-memory
+   * GstVideoBufferPool, which is pageable. */
+  mem = gst_buffer_peek_memory (in->bufs[0], 0);
+  alloc_name = mem && mem->allocator ?
+      G_OBJECT_TYPE_NAME (mem->allocator) : "?";
+  g_snprintf (in->source, sizeof in->source,
+      "%s pool from the element (%s, allocator %s)",
+      !strcmp (alloc_name, PINNED_ALLOCATOR_TYPE) ? "pinned" : "pageable",
+      G_OBJECT_TYPE_NAME (pool), alloc_name);
+}
+
+static void
+free_inputs (input_set * in)
+{
+  int i;
+  for (i = 0; i < in->n_bufs; i++)
+    gst_buffer_unref (in->bufs[i]);     /* back to the pool, if any */
+  in->n_bufs = 0;
+  if (in->pool) {
+    if (!gst_buffer_pool_set_active (in->pool, FALSE))
+      die ("cannot deactivate the element's pool");
+    gst_object_unref (in->pool);
+    in->pool = NULL;
+  }
+  gst_buffer_unref (in->prime);
+  gst_caps_unref (in->caps);
+}
+
+static void
+push (GstElement * appsrc, GstBuffer * buf, guint64 i)
+{
+  GstFlowReturn ret;
+  GST_BUFFER_PTS (buf) = i * (GST_SECOND / 1000);
+  GST_BUFFER_DTS (buf) = GST_CLOCK_TIME_NONE;
+  GST_BUFFER_DURATION (buf) = GST_SECOND / 1000;
+  ret = gst_app_src_push_buffer (GST_APP_SRC (appsrc), buf);
+  if (ret != GST_FLOW_OK)
+    die ("pushing frame %" G_GUINT64_FORMAT ": %s", i,
+        gst_flow_get_name (ret));
+}
+
+/* One run of @desc (elements named src, el, sink).  Returns the frames per
+ * second of the timed part; fills @stats (if not NULL) from el's "stats". */
+static double
+run_pipeline (const char *desc, input_set * in, int frames,
+    gboolean query_pool, GstStructure ** stats)
+{
+  GError *err = NULL;
+  GstElement *pipeline, *appsrc, *el, *sink;
+  GstPad *sinkpad;
+  GstBus *bus;
+  GstMessage *msg;
+  probe_data pd = { 0 };
+  guint64 i, total;
+  double fps;
+
+  pipeline = gst_parse_launch (desc, &err);
+  if (err || !pipeline)
+    die ("gst_parse_launch (\"%s\"): %s", desc,
+        err ? err->message : "no pipeline");
+  appsrc = gst_bin_get_by_name (GST_BIN (pipeline), "src");
+  el = gst_bin_get_by_name (GST_BIN (pipeline), "el");
+  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
+  if (!appsrc || !el || !sink)
+    die ("pipeline \"%s\" lacks src, el or sink", desc);
+
+  g_object_set (appsrc, "caps", in->caps, "format", GST_FORMAT_TIME,
+      "is-live", FALSE, "block", TRUE,
+      "max-bytes", (guint64) (2 * in->info.size), NULL);
+
+  total = 1 + (guint64) opt.warmup + frames;    /* prime + warm-up + timed */
+  pd.start_mark = 1 + opt.warmup;
+  pd.end_mark = total;
+  sinkpad = gst_element_get_static_pad (sink, "sink");
+  if (!sinkpad)
+    die ("fakesink has no sink pad");
+  gst_pad_add_probe (sinkpad, GST_PAD_PROBE_TYPE_BUFFER, count_probe, &pd,
+      NULL);
+  gst_object_unref (sinkpad);
+
+  bus = gst_element_get_bus (pipeline);
+  gst_bus_set_sync_handler (bus, bus_sync_handler, NULL, NULL);
+
+  if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE)
+    die ("pipeline \"%s\" failed to go to PLAYING", desc);
+
+  /* Frame 0: a pageable buffer, so that the element negotiates and can
+   * answer the ALLOCATION query. */
+  push (appsrc, gst_buffer_copy (in->prime), 0);
+  if (query_pool && in->n_bufs == 0)
+    get_buffers_from_element (in, el);
+  else if (in->n_bufs == 0)
+    make_pageable_buffers (in, "no element pool queried");
+
+  for (i = 1; i < total; i++)
+    push (appsrc, gst_buffer_copy (in->bufs[i % in->n_bufs]), i);
+  if (gst_app_src_end_of_stream (GST_APP_SRC (appsrc)) != GST_FLOW_OK)
+    die ("gst_app_src_end_of_stream failed");
+
+  msg = gst_bus_timed_pop_filtered (bus, EOS_TIMEOUT,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (!msg)
+    die ("no EOS within %d s (fakesink saw %" G_GUINT64_FORMAT " of %"
+        G_GUINT64_FORMAT " buffers)", (int) (EOS_TIMEOUT / GST_SECOND),
+        pd.count, total);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+    bus_sync_handler (bus, msg, NULL);  /* prints and exits */
+  gst_message_unref (msg);
+
+  if (pd.count != total || pd.t1 <= pd.t0)
+    die ("fakesink saw %" G_GUINT64_FORMAT " buffers, expected %"
+        G_GUINT64_FORMAT, pd.count, total);
+  fps = frames / ((pd.t1 - pd.t0) * 1e-6);
+
+  if (stats) {
+    *stats = NULL;
+    if (g_object_class_find_property (G_OBJECT_GET_CLASS (el), "stats"))
+      g_object_get (el, "stats", stats, NULL);
+  }
+
+  if (gst_element_set_state (pipeline, GST_STATE_NULL) ==
+      GST_STATE_CHANGE_FAILURE)
+    die ("pipeline \"%s\" failed to go to NULL", desc);
+  gst_bus_set_sync_handler (bus, NULL, NULL, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (sink);
+  gst_object_unref (el);
+  gst_object_unref (appsrc);
+  gst_object_unref (pipeline);
+  return fps;
+}
+
+/* ------------------------------------------------------------------ */
+
+typedef struct
+{
+  size2 size;
+  int frames;
+  char source[160];
+  link_ceiling link;
+  double fps, fps_min, fps_max;
+  double id_fps;
+  char backend[32];
+  GstStructure *stats;
+} row;
+
+static const char *
+stats_string (const GstStructure * s, const char *field)
+{
+  const char *v = s ? gst_structure_get_string (s, field) : NULL;
+  return v ? v : "?";
+}
+
+static double
+stats_double (const GstStructure * s, const char *field)
+{
+  double v;
+  if (s && gst_structure_get_double (s, field, &v))
+    return v;
+  return -1;
+}
+
+int
+main (int argc, char **argv)
+{
+  row rows[MAX_SIZES];
+  gboolean have_gpu = FALSE;
+  GstElementFactory *factory;
+  GstVideoFormat vfmt;
+  int n, r;
+
+  parse_args (argc, argv);
+  gst_init (NULL, NULL);
+
+  /* The CUDA device: needed for --backend cuda, used for the ceiling with
+   * auto when present. */
+  if (strcmp (opt.backend, "cpu") != 0) {
+    int count = 0;
+    cudaError_t e = cudaGetDeviceCount (&count);
+    if (e != cudaSuccess || count <= 0) {
+      if (!strcmp (opt.backend, "cuda")) {
+        printf ("SKIP: no CUDA device (%s)\n", e != cudaSuccess ?
+            cudaGetErrorString (e) : "none found");
+        return 77;
+      }
+      cudaGetLastError ();      /* clear */
+    } else {
+      if (opt.device >= count)
+        die ("--device %d, but only %d CUDA device(s)", opt.device, count);
+      CK (cudaSetDevice (opt.device));
+      have_gpu = TRUE;
+    }
+  }
+
+  factory = gst_element_factory_find (opt.element);
+  if (!factory)
+    die ("element '%s' not found; point GST_PLUGIN_PATH at the build's gst/ "
+        "directory (GST_PLUGIN_PATH=build/gst)", opt.element);
+  gst_object_unref (factory);
+  factory = gst_element_factory_find ("identity");
+  if (!factory)
+    die ("element 'identity' not found (GStreamer core elements missing)");
+  gst_object_unref (factory);
+  factory = gst_element_factory_find ("appsrc");
+  if (!factory)
+    die ("element 'appsrc' not found (gst-plugins-base 'app' missing)");
+  gst_object_unref (factory);
+
+  vfmt = gst_video_format_from_string (opt.format);
+  if (vfmt == GST_VIDEO_FORMAT_UNKNOWN)
+    die ("unknown --format '%s'", opt.format);
+
+  if (have_gpu) {
+    struct cudaDeviceProp prop;
+    CK (cudaGetDeviceProperties (&prop, opt.device));
+    printf ("element-bench: device %d: %s\n", opt.device, prop.name);
+  }
+  printf ("element-bench: %s backend=%s format=%s, %d run(s) per pipeline, "
+      "%d warm-up frames, %d buffers cycled\n", opt.element, opt.backend,
+      opt.format, opt.runs, opt.warmup, N_POOL_BUFFERS);
+
+  for (n = 0; n < opt.n_sizes; n++) {
+    row *rw = &rows[n];
+    input_set in;
+    GstVideoInfo out_info;
+    gchar *el_desc, *id_desc;
+    double *fps = g_new (double, opt.runs);
+    double *id_fps = g_new (double, opt.runs);
+    int ow, oh;
+
+    memset (rw, 0, sizeof *rw);
+    memset (&in, 0, sizeof in);
+    rw->size = opt.sizes[n];
+    rw->frames = frames_for (rw->size);
+
+    gst_video_info_init (&in.info);
+    if (!gst_video_info_set_format (&in.info, vfmt, rw->size.w, rw->size.h))
+      die ("cannot describe %s %dx%d", opt.format, rw->size.w, rw->size.h);
+    GST_VIDEO_INFO_FPS_N (&in.info) = 1000;
+    GST_VIDEO_INFO_FPS_D (&in.info) = 1;
+    in.caps = gst_video_info_to_caps (&in.info);
+    if (!in.caps)
+      die ("cannot make caps for %s %dx%d", opt.format, rw->size.w,
+          rw->size.h);
+    in.prime = gst_buffer_new_allocate (NULL, in.info.size, NULL);
+    if (!in.prime)
+      die ("gst_buffer_new_allocate (%zu) failed", in.info.size);
+    fill_buffer (in.prime, 0);
+
+    /* Output: cudaedge gives GRAY8 of the same size; cudaupscale the same
+     * format at twice the width and height. */
+    ow = rw->size.w;
+    oh = rw->size.h;
+    gst_video_info_init (&out_info);
+    if (!strcmp (opt.element, "cudaupscale")) {
+      ow *= 2;
+      oh *= 2;
+      if (!gst_video_info_set_format (&out_info, vfmt, ow, oh))
+        die ("cannot describe %s %dx%d", opt.format, ow, oh);
+    } else if (!gst_video_info_set_format (&out_info,
+            GST_VIDEO_FORMAT_GRAY8, ow, oh)) {
+      die ("cannot describe GRAY8 %dx%d", ow, oh);
+    }
+
+    if (have_gpu) {
+      rw->link = measure_link (in.info.size, out_info.size);
+      printf ("link %dx%d: H2D %.2f GB/s (%zu B), D2H %.2f GB/s (%zu B), "
+          "overlapped %.1f us/frame -> %.0f fps\n", rw->size.w, rw->size.h,
+          rw->link.h2d_gbs, in.info.size, rw->link.d2h_gbs, out_info.size,
+          rw->link.period_us, 1e6 / rw->link.period_us);
+    }
+
+    el_desc = g_strdup_printf ("appsrc name=src ! %s name=el backend=%s ! "
+        "fakesink name=sink sync=false", opt.element, opt.backend);
+    id_desc = g_strdup ("appsrc name=src ! identity name=el ! "
+        "fakesink name=sink sync=false");
+
+    for (r = 0; r < opt.runs; r++) {
+      GstStructure *st = NULL;
+      fps[r] = run_pipeline (el_desc, &in, rw->frames, TRUE, &st);
+      if (rw->stats)
+        gst_structure_free (rw->stats);
+      rw->stats = st;
+      printf ("  %dx%d %s run %d: %.1f fps\n", rw->size.w, rw->size.h,
+          opt.element, r + 1, fps[r]);
+    }
+    for (r = 0; r < opt.runs; r++) {
+      id_fps[r] = run_pipeline (id_desc, &in, rw->frames, FALSE, NULL);
+      printf ("  %dx%d identity run %d: %.1f fps\n", rw->size.w, rw->size.h,
+          r + 1, id_fps[r]);
+    }
+    rw->fps = median (fps, opt.runs);   /* sorts */
+    rw->fps_min = fps[0];
+    rw->fps_max = fps[opt.runs - 1];
+    rw->id_fps = median (id_fps, opt.runs);
+    g_strlcpy (rw->source, in.source, sizeof rw->source);
+    g_strlcpy (rw->backend, stats_string (rw->stats, "backend"),
+        sizeof rw->backend);
+
+    g_free (el_desc);
+    g_free (id_desc);
+    g_free (fps);
+    g_free (id_fps);
+    free_inputs (&in);
+  }
+
+  /* Table */
+  printf ("\n%-10s %-11s %-7s %-8s %7s %10s %9s %10s %10s %7s %8s %10s\n",
+      "size", "element", "backend", "source", "frames", "fps", "spread%",
+      "period_us", "link_fps", "%link", ">=80%", "ident_fps");
+  for (n = 0; n < opt.n_sizes; n++) {
+    row *rw = &rows[n];
+    char sz[32], link_fps[32], pct[32];
+    const char *ok = "n/a";
+    g_snprintf (sz, sizeof sz, "%dx%d", rw->size.w, rw->size.h);
+    if (rw->link.ok) {
+      double lf = 1e6 / rw->link.period_us;
+      g_snprintf (link_fps, sizeof link_fps, "%.1f", lf);
+      g_snprintf (pct, sizeof pct, "%.1f", 100.0 * rw->fps / lf);
+      ok = rw->fps >= 0.8 * lf ? "yes" : "NO";
+    } else {
+      g_strlcpy (link_fps, "n/a", sizeof link_fps);
+      g_strlcpy (pct, "n/a", sizeof pct);
+    }
+    printf ("%-10s %-11s %-7s %-8s %7d %10.1f %9.1f %10.1f %10s %7s %8s "
+        "%10.1f\n", sz, opt.element, rw->backend,
+        g_str_has_prefix (rw->source, "pinned") ? "pinned" : "pageable",
+        rw->frames, rw->fps,
+        rw->fps > 0 ? 100.0 * (rw->fps_max - rw->fps_min) / rw->fps : 0.0,
+        1e6 / rw->fps, link_fps, pct, ok, rw->id_fps);
+  }
+  printf ("(fps: median of %d run(s), steady state after %d warm-up frames; "
+      "spread%%: (max-min)/median; link_fps: H2D and D2H overlapped, "
+      "pinned)\n\n", opt.runs, opt.warmup);
+
+  for (n = 0; n < opt.n_sizes; n++) {
+    row *rw = &rows[n];
+    printf ("%dx%d source: %s\n", rw->size.w, rw->size.h, rw->source);
+    if (rw->stats) {
+      gchar *s = gst_structure_to_string (rw->stats);
+      printf ("%dx%d stats (last run): backend=%s device=%s "
+          "upload=%.1f us kernel=%.1f us download=%.1f us (mean)\n  %s\n",
+          rw->size.w, rw->size.h, stats_string (rw->stats, "backend"),
+          stats_string (rw->stats, "device"),
+          stats_double (rw->stats, "upload-us"),
+          stats_double (rw->stats, "kernel-us"),
+          stats_double (rw->stats, "download-us"), s);
+      g_free (s);
+      gst_structure_free (rw->stats);
+    } else {
+      printf ("%dx%d stats: not available\n", rw->size.w, rw->size.h);
+    }
+  }
+
+  gst_deinit ();
+  return 0;
+}
