@@ -31,13 +31,12 @@
  * `expected`, `got` (gint) of the first differing byte.
  *
  * On the CUDA backend, when the input frame rate is known, the element
- * keeps up to three frames in flight: while one frame is downloaded the
- * next is filtered and the one after it uploaded, so the link to the GPU
- * is busy both ways.  Each output then leaves two inputs later (at the
- * latest at EOS, a caps change or a DRAIN query), and the element adds
- * two frame durations to the LATENCY query.  On the CPU, or with
- * framerate=0/1, frames are processed synchronously and no latency is
- * added.  Within a frame, bands overlap
+ * keeps one frame in flight: a frame is uploaded while the previous one is
+ * filtered and downloaded, so the link to the GPU is busy both ways.  Each
+ * output then leaves one input later (at the latest at EOS, a caps change
+ * or a DRAIN query), and the element adds one frame duration to the
+ * LATENCY query.  On the CPU, or with framerate=0/1, frames are processed
+ * synchronously and no latency is added.  Within a frame, bands overlap
  * upload, kernels and download on several CUDA streams.
  *
  * ## Example launch lines
@@ -361,7 +360,7 @@ gst_cuda_edge_class_init (GstCudaEdgeClass * klass)
       "CUDA edge detector", "Filter/Effect/Video",
       "Gaussian blur, Sobel gradient and threshold of the luma on an NVIDIA "
       "GPU (CPU fallback); outputs GRAY8 edges or gradient magnitude; on "
-      "CUDA with a known frame rate, two frames of latency",
+      "CUDA with a known frame rate, one frame of latency",
       "The gst-cudaedge authors");
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_edge_start);
@@ -375,8 +374,8 @@ gst_cuda_edge_class_init (GstCudaEdgeClass * klass)
   trans_class->before_transform =
       GST_DEBUG_FUNCPTR (gst_cuda_edge_before_transform);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cuda_edge_transform);
-  /* Frames in flight on CUDA: outputs leave two inputs late, are drained
-   * before serialized events and DRAIN queries, and add two frames of
+  /* Frames in flight on CUDA: outputs leave one input late, are drained
+   * before serialized events and DRAIN queries, and add one frame of
    * latency.  submit_input_buffer stays the parent's (QoS). */
   trans_class->generate_output =
       GST_DEBUG_FUNCPTR (gst_cuda_edge_generate_output);

@@ -711,8 +711,7 @@ gst_ce_runtime_get_stats (GstCeRuntime * rt)
 /* ---- processing frames ---- */
 
 /* Frames in flight need the CUDA backend and a frame rate to size the
- * latency they add: an output leaves GST_CE_FRAMES_OF_LATENCY inputs
- * late.  0 when there are none. */
+ * latency they add; 0 when there are none. */
 static GstClockTime
 gst_ce_runtime_get_latency (GstCeRuntime * rt)
 {
@@ -720,8 +719,7 @@ gst_ce_runtime_get_latency (GstCeRuntime * rt)
 
   g_mutex_lock (&rt->lock);
   if (rt->ctx != NULL && rt->fps_n > 0)
-    latency = gst_util_uint64_scale_int (GST_SECOND,
-        GST_CE_FRAMES_OF_LATENCY * rt->fps_d, rt->fps_n);
+    latency = gst_util_uint64_scale_int (GST_SECOND, rt->fps_d, rt->fps_n);
   g_mutex_unlock (&rt->lock);
   return latency;
 }
@@ -756,7 +754,7 @@ gst_ce_runtime_set_info (GstCeRuntime * rt, const GstVideoInfo * in_info,
   latency = gst_ce_runtime_get_latency (rt);
   if (latency != rt->latency) {
     GST_INFO_OBJECT (rt->element, "%s: latency %" GST_TIME_FORMAT,
-        latency ? "frames in flight" : "synchronous",
+        latency ? "one frame in flight" : "synchronous",
         GST_TIME_ARGS (latency));
     rt->latency = latency;
     gst_element_post_message (rt->element,
@@ -1035,8 +1033,8 @@ gst_ce_runtime_finish_oldest_locked (GstCeRuntime * rt, GstBuffer ** outbuf)
   return ret;
 }
 
-/* Whether the oldest frame in flight is to be finished now.
- * GST_CE_FRAMES_OF_LATENCY frames stay in flight while CUDA runs; frames that are not on the GPU (a
+/* Whether the oldest frame in flight is to be finished now.  One frame
+ * stays in flight while CUDA runs; frames that are not on the GPU (a
  * failed submission, or any after a fallback to the CPU) gain nothing
  * from waiting. */
 static gboolean
@@ -1245,7 +1243,7 @@ gst_ce_runtime_query (GstCeRuntime * rt, GstBaseTransformClass * parent_class,
       if (GST_CLOCK_TIME_IS_VALID (max))
         max += latency;
       gst_query_set_latency (query, live, min, max);
-      GST_DEBUG_OBJECT (rt->element, "frames in flight: latency %"
+      GST_DEBUG_OBJECT (rt->element, "one frame in flight: latency %"
           GST_TIME_FORMAT " - %" GST_TIME_FORMAT, GST_TIME_ARGS (min),
           GST_TIME_ARGS (max));
     }

@@ -252,14 +252,10 @@ gboolean gst_ce_runtime_map_frames (GstCeRuntime * rt, GstBuffer * inbuf,
 GstFlowReturn gst_ce_runtime_process_frame (GstCeRuntime * rt,
     GstVideoFrame * in, GstVideoFrame * out);
 
-/* How many inputs late an output leaves while frames are in flight. */
-#define GST_CE_FRAMES_OF_LATENCY (CE_CUDA_SLOTS - 1)
-
 /* Frames in flight.  On the CUDA backend with a known input frame rate,
  * each input is submitted to a free slot of the context and the output of
- * the oldest frame in flight is returned once all CE_CUDA_SLOTS slots are
- * taken, so that uploads, kernels and downloads of consecutive frames
- * overlap; each output leaves GST_CE_FRAMES_OF_LATENCY inputs late.
+ * the frame before it is returned, so that one frame's upload overlaps the
+ * previous one's kernels and download; the element is one frame late.
  * Otherwise each call chains up to @parent_class, whose transform runs
  * the frame synchronously.  Wire these into the element's
  * GstBaseTransformClass; the submit_input_buffer stays the parent's, so
@@ -274,8 +270,8 @@ gboolean gst_ce_runtime_sink_event (GstCeRuntime * rt,
     GstBaseTransformClass * parent_class, GstEvent * event);
 
 /* GstBaseTransform::query: pushes the frames in flight on a DRAIN query;
- * adds GST_CE_FRAMES_OF_LATENCY frame durations to the LATENCY answer
- * while frames are in flight. */
+ * adds one frame duration to the LATENCY answer while frames are in
+ * flight. */
 gboolean gst_ce_runtime_query (GstCeRuntime * rt,
     GstBaseTransformClass * parent_class, GstPadDirection direction,
     GstQuery * query);

@@ -37,12 +37,12 @@
  * and `expected`, `got` (gint, that byte's values).
  *
  * On the CUDA backend, when the input frame rate is known, the element
- * keeps up to three frames in flight: while one frame is downloaded the
- * next is scaled and the one after it uploaded, so the link to the GPU is
- * busy both ways.  Each output then leaves two inputs later (at the latest
- * at EOS, a caps change or a DRAIN query), and the element adds two frame
- * durations to the LATENCY query.  On the CPU, or with framerate=0/1,
- * frames are processed synchronously and no latency is added.  Within a frame, bands overlap
+ * keeps one frame in flight: a frame is uploaded while the previous one is
+ * scaled and downloaded, so the link to the GPU is busy both ways.  Each
+ * output then leaves one input later (at the latest at EOS, a caps change
+ * or a DRAIN query), and the element adds one frame duration to the
+ * LATENCY query.  On the CPU, or with framerate=0/1, frames are processed
+ * synchronously and no latency is added.  Within a frame, bands overlap
  * upload, kernel and download on several CUDA streams.
  *
  * ## Example launch lines
@@ -228,7 +228,7 @@ gst_cuda_upscale_class_init (GstCudaUpscaleClass * klass)
       "CUDA 2x upscaler", "Filter/Converter/Video/Scaler",
       "Bilinear 2x upscale of GRAY8 and 4-byte RGB video on an NVIDIA GPU "
       "(CPU fallback); output is twice the input width and height; on CUDA "
-      "with a known frame rate, two frames of latency",
+      "with a known frame rate, one frame of latency",
       "The gst-cudaedge authors");
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_upscale_start);
@@ -246,8 +246,8 @@ gst_cuda_upscale_class_init (GstCudaUpscaleClass * klass)
   trans_class->transform_meta =
       GST_DEBUG_FUNCPTR (gst_cuda_upscale_transform_meta);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_cuda_upscale_transform);
-  /* Frames in flight on CUDA: outputs leave two inputs late, are drained
-   * before serialized events and DRAIN queries, and add two frames of
+  /* Frames in flight on CUDA: outputs leave one input late, are drained
+   * before serialized events and DRAIN queries, and add one frame of
    * latency.  submit_input_buffer stays the parent's (QoS). */
   trans_class->generate_output =
       GST_DEBUG_FUNCPTR (gst_cuda_upscale_generate_output);

@@ -20,7 +20,7 @@
  * machine runs "cuda").  With "cuda" and no usable device the binary exits
  * 77 (SKIP).
  *
- * On CUDA with a known frame rate the element keeps frames in flight:
+ * On CUDA with a known frame rate the element keeps one frame in flight:
  * an output leaves only after the next input, a DRAIN query or EOS.  The
  * tests drain before they pull, so they hold on both backends; the caps
  * carry framerate=30/1 unless a test says otherwise.
@@ -154,7 +154,7 @@ drain (GstHarness * h)
   gst_query_unref (query);
 }
 
-/* gst_harness_push_and_pull () for an element that may hold frames:
+/* gst_harness_push_and_pull () for an element that may hold one frame:
  * the push must succeed, and after draining exactly one output is there. */
 static GstBuffer *
 push_and_pull (GstHarness * h, GstBuffer * in)
@@ -562,7 +562,7 @@ check_n_buffers_in_n_out (const gchar * rate)
       GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_MARKER);
     fail_unless_equals_int (gst_harness_push (f.h, in), GST_FLOW_OK);
   }
-  /* The last frames may still be in flight; EOS brings them out. */
+  /* At most the last frame is still in flight; EOS brings it out. */
   fail_unless (gst_harness_buffers_received (f.h) >= n - 1);
   fail_unless (gst_harness_push_event (f.h, gst_event_new_eos ()));
   fail_unless_equals_int (gst_harness_buffers_received (f.h), n);
@@ -615,14 +615,14 @@ runs_on_cuda (GstElement * e)
   return ret;
 }
 
-GST_START_TEST (test_latency_counts_frames_in_flight)
+GST_START_TEST (test_latency_is_one_frame_when_pipelined)
 {
   Fixture f;
 
-  /* 25/1: a frame is 40 ms; GST_CE_FRAMES_OF_LATENCY of them, on CUDA. */
+  /* 25/1: one frame is 40 ms, on CUDA only. */
   fixture_start_with_rate (&f, new_upscale (NULL), "GRAY8", 64, 48, "25/1");
   fail_unless_equals_uint64 (gst_harness_query_latency (f.h),
-      runs_on_cuda (f.element) ? (CE_CUDA_SLOTS - 1) * 40 * GST_MSECOND : 0);
+      runs_on_cuda (f.element) ? 40 * GST_MSECOND : 0);
   fixture_stop (&f);
 
   /* Without a frame rate nothing is held back. */
@@ -650,9 +650,7 @@ GST_START_TEST (test_flush_mid_stream_then_more_buffers)
     before++;
     gst_buffer_unref (out);
   }
-  /* On CUDA, CE_CUDA_SLOTS - 1 of the 3 are still in flight. */
-  fail_unless_equals_int (before,
-      runs_on_cuda (f.element) ? 3 - (CE_CUDA_SLOTS - 1) : 3);
+  fail_unless (before >= 2, "only %u outputs before the flush", before);
 
   /* A frame still in flight is dropped, not pushed after the flush. */
   fail_unless (gst_harness_push_event (f.h, gst_event_new_flush_start ()));
@@ -1377,7 +1375,7 @@ cudaupscale_suite (void)
   tcase_add_test (tc, test_odd_width_with_padded_stride_from_video_meta);
   tcase_add_test (tc, test_n_buffers_in_n_out_with_metadata);
   tcase_add_test (tc, test_n_buffers_in_n_out_without_framerate);
-  tcase_add_test (tc, test_latency_counts_frames_in_flight);
+  tcase_add_test (tc, test_latency_is_one_frame_when_pipelined);
   tcase_add_test (tc, test_flush_mid_stream_then_more_buffers);
   tcase_add_test (tc, test_eos_passes);
   tcase_add_test (tc, test_output_caps_double_size_same_format_rate_par);
