@@ -69,26 +69,15 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_edge_debug);
 #define DEFAULT_BORDER_MODE CE_BORDER_REPLICATE
 #define DEFAULT_NORM CE_NORM_L2
 #define DEFAULT_OUTPUT CE_OUTPUT_EDGES
-#define DEFAULT_CHECK FALSE
-#define DEFAULT_CHECK_INTERVAL 1
-#define DEFAULT_CHECK_FAIL GST_CE_CHECK_FAIL_WARN
-#define DEFAULT_BACKEND GST_CE_BACKEND_AUTO
-#define DEFAULT_CUDA_DEVICE_ID -1
 
+/* After the properties shared with cudaupscale (GST_CE_PROP_*). */
 enum
 {
-  PROP_0,
-  PROP_THRESHOLD,
+  PROP_THRESHOLD = GST_CE_PROP_LAST,
   PROP_BLUR,
   PROP_BORDER_MODE,
   PROP_NORM,
-  PROP_OUTPUT,
-  PROP_CHECK,
-  PROP_CHECK_INTERVAL,
-  PROP_CHECK_FAIL,
-  PROP_BACKEND,
-  PROP_CUDA_DEVICE_ID,
-  PROP_STATS
+  PROP_OUTPUT
 };
 
 struct _GstCudaEdge
@@ -101,11 +90,7 @@ struct _GstCudaEdge
   ce_border_mode border_mode;
   ce_norm norm;
   ce_output output;
-  gboolean check;
-  guint check_interval;
-  GstCeCheckFail check_fail;
-  GstCeBackend backend;
-  gint cuda_device_id;
+  GstCeCommonProps props;
 
   /* Streaming state. */
   GstCeRuntime rt;
@@ -315,44 +300,7 @@ gst_cuda_edge_class_init (GstCudaEdgeClass * klass)
           DEFAULT_OUTPUT,
           G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
           G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (gobject_class, PROP_CHECK,
-      g_param_spec_boolean ("check", "Check",
-          "Compare the GPU output with the CPU reference every "
-          "check-interval frames and report mismatches (no effect on the "
-          "CPU backend, whose output is the reference)", DEFAULT_CHECK,
-          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
-          G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (gobject_class, PROP_CHECK_INTERVAL,
-      g_param_spec_uint ("check-interval", "Check interval",
-          "Check frames 0, N, 2N, ... counted since start, in frames "
-          "(1 - 4294967295)", 1, G_MAXUINT, DEFAULT_CHECK_INTERVAL,
-          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
-          G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (gobject_class, PROP_CHECK_FAIL,
-      g_param_spec_enum ("check-fail", "Check failure",
-          "What a mismatch found by check does besides posting the "
-          "cudaedge-check message", GST_TYPE_CE_CHECK_FAIL,
-          DEFAULT_CHECK_FAIL,
-          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
-          G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (gobject_class, PROP_BACKEND,
-      g_param_spec_enum ("backend", "Backend",
-          "Where frames are processed", GST_TYPE_CE_BACKEND, DEFAULT_BACKEND,
-          G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
-          G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (gobject_class, PROP_CUDA_DEVICE_ID,
-      g_param_spec_int ("cuda-device-id", "CUDA device ID",
-          "CUDA device index to use, -1 for the first usable one "
-          "(-1 - 32767)", -1, G_MAXINT16, DEFAULT_CUDA_DEVICE_ID,
-          G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
-          G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (gobject_class, PROP_STATS,
-      g_param_spec_boxed ("stats", "Statistics",
-          "Since the last start: frames, frames-checked, mismatches "
-          "(guint64), backend (\"cuda\" or \"cpu\"), device (name or "
-          "\"cpu\"), mean upload-us, kernel-us, download-us per frame "
-          "(microseconds; on the CPU kernel-us is the CPU time)",
-          GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  gst_ce_install_common_properties (gobject_class, "cudaedge-check");
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -391,8 +339,6 @@ gst_cuda_edge_class_init (GstCudaEdgeClass * klass)
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_EDGE_BORDER_MODE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_EDGE_NORM, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_EDGE_OUTPUT, 0);
-  gst_type_mark_as_plugin_api (GST_TYPE_CE_BACKEND, 0);
-  gst_type_mark_as_plugin_api (GST_TYPE_CE_CHECK_FAIL, 0);
 }
 
 static void
@@ -403,11 +349,7 @@ gst_cuda_edge_init (GstCudaEdge * self)
   self->border_mode = DEFAULT_BORDER_MODE;
   self->norm = DEFAULT_NORM;
   self->output = DEFAULT_OUTPUT;
-  self->check = DEFAULT_CHECK;
-  self->check_interval = DEFAULT_CHECK_INTERVAL;
-  self->check_fail = DEFAULT_CHECK_FAIL;
-  self->backend = DEFAULT_BACKEND;
-  self->cuda_device_id = DEFAULT_CUDA_DEVICE_ID;
+  gst_ce_common_props_init (&self->props);
   self->format = CE_FORMAT_GRAY8;
 
   gst_ce_runtime_init (&self->rt, GST_ELEMENT_CAST (self), "cudaedge",
@@ -424,23 +366,15 @@ gst_cuda_edge_finalize (GObject * object)
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
-/* backend and cuda-device-id are read once, in start. */
-static gboolean
-gst_cuda_edge_ready_only (GstCudaEdge * self, GParamSpec * pspec)
-{
-  if (GST_STATE (self) > GST_STATE_READY) {
-    GST_WARNING_OBJECT (self, "property '%s' can only be changed in the "
-        "NULL or READY state; ignoring the new value", pspec->name);
-    return FALSE;
-  }
-  return TRUE;
-}
-
 static void
 gst_cuda_edge_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   GstCudaEdge *self = GST_CUDA_EDGE (object);
+
+  if (gst_ce_common_set_property (GST_ELEMENT_CAST (self), &self->props,
+          prop_id, value, pspec))
+    return;
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
@@ -459,23 +393,6 @@ gst_cuda_edge_set_property (GObject * object, guint prop_id,
     case PROP_OUTPUT:
       self->output = g_value_get_enum (value);
       break;
-    case PROP_CHECK:
-      self->check = g_value_get_boolean (value);
-      break;
-    case PROP_CHECK_INTERVAL:
-      self->check_interval = g_value_get_uint (value);
-      break;
-    case PROP_CHECK_FAIL:
-      self->check_fail = g_value_get_enum (value);
-      break;
-    case PROP_BACKEND:
-      if (gst_cuda_edge_ready_only (self, pspec))
-        self->backend = g_value_get_enum (value);
-      break;
-    case PROP_CUDA_DEVICE_ID:
-      if (gst_cuda_edge_ready_only (self, pspec))
-        self->cuda_device_id = g_value_get_int (value);
-      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -489,11 +406,10 @@ gst_cuda_edge_get_property (GObject * object, guint prop_id, GValue * value,
 {
   GstCudaEdge *self = GST_CUDA_EDGE (object);
 
-  /* The statistics have their own lock, taken by the streaming thread. */
-  if (prop_id == PROP_STATS) {
-    g_value_take_boxed (value, gst_ce_runtime_get_stats (&self->rt));
+  /* Takes the object lock itself, but not for stats. */
+  if (gst_ce_common_get_property (GST_ELEMENT_CAST (self), &self->props,
+          &self->rt, prop_id, value))
     return;
-  }
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
@@ -512,21 +428,6 @@ gst_cuda_edge_get_property (GObject * object, guint prop_id, GValue * value,
     case PROP_OUTPUT:
       g_value_set_enum (value, self->output);
       break;
-    case PROP_CHECK:
-      g_value_set_boolean (value, self->check);
-      break;
-    case PROP_CHECK_INTERVAL:
-      g_value_set_uint (value, self->check_interval);
-      break;
-    case PROP_CHECK_FAIL:
-      g_value_set_enum (value, self->check_fail);
-      break;
-    case PROP_BACKEND:
-      g_value_set_enum (value, self->backend);
-      break;
-    case PROP_CUDA_DEVICE_ID:
-      g_value_set_int (value, self->cuda_device_id);
-      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -538,15 +439,8 @@ static gboolean
 gst_cuda_edge_start (GstBaseTransform * trans)
 {
   GstCudaEdge *self = GST_CUDA_EDGE (trans);
-  GstCeBackend backend;
-  gint device_id;
 
-  GST_OBJECT_LOCK (self);
-  backend = self->backend;
-  device_id = self->cuda_device_id;
-  GST_OBJECT_UNLOCK (self);
-
-  return gst_ce_runtime_open (&self->rt, backend, device_id);
+  return gst_ce_runtime_start (&self->rt, &self->props);
 }
 
 static gboolean
@@ -731,9 +625,7 @@ gst_cuda_edge_get_settings (GstElement * element,
   settings->edge.border = self->border_mode;
   settings->edge.norm = self->norm;
   settings->edge.output = self->output;
-  settings->check = self->check;
-  settings->check_interval = self->check_interval;
-  settings->check_fail = self->check_fail;
+  gst_ce_common_props_get_settings (&self->props, settings);
   /* Streaming state, but it belongs with the frame: a frame in flight
    * keeps the format it was submitted with. */
   settings->format = self->format;

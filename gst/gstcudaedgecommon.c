@@ -708,6 +708,188 @@ gst_ce_runtime_get_stats (GstCeRuntime * rt)
   return s;
 }
 
+/* ---- the properties both elements have ---- */
+
+#define DEFAULT_CHECK FALSE
+#define DEFAULT_CHECK_INTERVAL 1
+#define DEFAULT_CHECK_FAIL GST_CE_CHECK_FAIL_WARN
+#define DEFAULT_BACKEND GST_CE_BACKEND_AUTO
+#define DEFAULT_CUDA_DEVICE_ID -1
+
+void
+gst_ce_common_props_init (GstCeCommonProps * props)
+{
+  props->backend = DEFAULT_BACKEND;
+  props->cuda_device_id = DEFAULT_CUDA_DEVICE_ID;
+  props->check = DEFAULT_CHECK;
+  props->check_interval = DEFAULT_CHECK_INTERVAL;
+  props->check_fail = DEFAULT_CHECK_FAIL;
+}
+
+void
+gst_ce_install_common_properties (GObjectClass * klass,
+    const gchar * check_message_name)
+{
+  gchar *blurb;
+  const gchar *check_fail_blurb;
+
+  gst_ce_init_debug ();
+
+  /* G_PARAM_STATIC_STRINGS wants a blurb that lives as long as the class,
+   * that is the process: an interned string does. */
+  blurb = g_strdup_printf ("What a mismatch found by check does besides "
+      "posting the %s message", check_message_name);
+  check_fail_blurb = g_intern_string (blurb);
+  g_free (blurb);
+
+  g_object_class_install_property (klass, GST_CE_PROP_CHECK,
+      g_param_spec_boolean ("check", "Check",
+          "Compare the GPU output with the CPU reference every "
+          "check-interval frames and report mismatches (no effect on the "
+          "CPU backend, whose output is the reference)", DEFAULT_CHECK,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (klass, GST_CE_PROP_CHECK_INTERVAL,
+      g_param_spec_uint ("check-interval", "Check interval",
+          "Check frames 0, N, 2N, ... counted since start, in frames "
+          "(1 - 4294967295)", 1, G_MAXUINT, DEFAULT_CHECK_INTERVAL,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (klass, GST_CE_PROP_CHECK_FAIL,
+      g_param_spec_enum ("check-fail", "Check failure", check_fail_blurb,
+          GST_TYPE_CE_CHECK_FAIL, DEFAULT_CHECK_FAIL,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (klass, GST_CE_PROP_BACKEND,
+      g_param_spec_enum ("backend", "Backend",
+          "Where frames are processed", GST_TYPE_CE_BACKEND, DEFAULT_BACKEND,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
+          G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (klass, GST_CE_PROP_CUDA_DEVICE_ID,
+      g_param_spec_int ("cuda-device-id", "CUDA device ID",
+          "CUDA device index to use, -1 for the first usable one "
+          "(-1 - 32767)", -1, G_MAXINT16, DEFAULT_CUDA_DEVICE_ID,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
+          G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (klass, GST_CE_PROP_STATS,
+      g_param_spec_boxed ("stats", "Statistics",
+          "Since the last start: frames, frames-checked, mismatches "
+          "(guint64), backend (\"cuda\" or \"cpu\"), device (name or "
+          "\"cpu\"), mean upload-us, kernel-us, download-us per frame "
+          "(microseconds; on the CPU kernel-us is the CPU time)",
+          GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CE_BACKEND, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CE_CHECK_FAIL, 0);
+}
+
+/* backend and cuda-device-id are read once, in start.  Called with the
+ * object lock held, which GST_STATE wants. */
+static gboolean
+gst_ce_ready_only (GstElement * element, GParamSpec * pspec)
+{
+  if (GST_STATE (element) > GST_STATE_READY) {
+    GST_WARNING_OBJECT (element, "property '%s' can only be changed in the "
+        "NULL or READY state; ignoring the new value", pspec->name);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+gboolean
+gst_ce_common_set_property (GstElement * element, GstCeCommonProps * props,
+    guint prop_id, const GValue * value, GParamSpec * pspec)
+{
+  gboolean handled = TRUE;
+
+  GST_OBJECT_LOCK (element);
+  switch (prop_id) {
+    case GST_CE_PROP_CHECK:
+      props->check = g_value_get_boolean (value);
+      break;
+    case GST_CE_PROP_CHECK_INTERVAL:
+      props->check_interval = g_value_get_uint (value);
+      break;
+    case GST_CE_PROP_CHECK_FAIL:
+      props->check_fail = g_value_get_enum (value);
+      break;
+    case GST_CE_PROP_BACKEND:
+      if (gst_ce_ready_only (element, pspec))
+        props->backend = g_value_get_enum (value);
+      break;
+    case GST_CE_PROP_CUDA_DEVICE_ID:
+      if (gst_ce_ready_only (element, pspec))
+        props->cuda_device_id = g_value_get_int (value);
+      break;
+    default:
+      /* stats is read-only: GObject never sets it. */
+      handled = FALSE;
+      break;
+  }
+  GST_OBJECT_UNLOCK (element);
+  return handled;
+}
+
+gboolean
+gst_ce_common_get_property (GstElement * element, GstCeCommonProps * props,
+    GstCeRuntime * rt, guint prop_id, GValue * value)
+{
+  gboolean handled = TRUE;
+
+  /* Not under the object lock: see the header. */
+  if (prop_id == GST_CE_PROP_STATS) {
+    g_value_take_boxed (value, gst_ce_runtime_get_stats (rt));
+    return TRUE;
+  }
+
+  GST_OBJECT_LOCK (element);
+  switch (prop_id) {
+    case GST_CE_PROP_CHECK:
+      g_value_set_boolean (value, props->check);
+      break;
+    case GST_CE_PROP_CHECK_INTERVAL:
+      g_value_set_uint (value, props->check_interval);
+      break;
+    case GST_CE_PROP_CHECK_FAIL:
+      g_value_set_enum (value, props->check_fail);
+      break;
+    case GST_CE_PROP_BACKEND:
+      g_value_set_enum (value, props->backend);
+      break;
+    case GST_CE_PROP_CUDA_DEVICE_ID:
+      g_value_set_int (value, props->cuda_device_id);
+      break;
+    default:
+      handled = FALSE;
+      break;
+  }
+  GST_OBJECT_UNLOCK (element);
+  return handled;
+}
+
+gboolean
+gst_ce_runtime_start (GstCeRuntime * rt, const GstCeCommonProps * props)
+{
+  GstCeBackend backend;
+  gint device_id;
+
+  GST_OBJECT_LOCK (rt->element);
+  backend = props->backend;
+  device_id = props->cuda_device_id;
+  GST_OBJECT_UNLOCK (rt->element);
+
+  return gst_ce_runtime_open (rt, backend, device_id);
+}
+
+void
+gst_ce_common_props_get_settings (const GstCeCommonProps * props,
+    GstCeFrameSettings * settings)
+{
+  settings->check = props->check;
+  settings->check_interval = props->check_interval;
+  settings->check_fail = props->check_fail;
+}
+
 /* ---- processing frames ---- */
 
 /* Frames in flight need the CUDA backend and a frame rate to size the

@@ -128,8 +128,9 @@ typedef struct
 /* ---- Per-element runtime: backend, statistics, check reporting ----
  *
  * Embed one GstCeRuntime in the element instance.  Call _init in
- * instance_init, _clear in finalize, _open in GstBaseTransform::start,
- * _close in ::stop, _set_info in ::set_caps (or GstVideoFilter::set_info).
+ * instance_init, _clear in finalize, _start (or _open) in
+ * GstBaseTransform::start, _close in ::stop, _set_info in ::set_caps (or
+ * GstVideoFilter::set_info).
  * Everything else is called from the streaming thread, except _get_stats,
  * which any thread may call. */
 typedef struct
@@ -238,6 +239,72 @@ void gst_ce_runtime_add_frame (GstCeRuntime * rt, gboolean checked,
  * frames-checked, mismatches (guint64), backend, device (strings), and
  * upload-us, kernel-us, download-us (mean, gdouble). */
 GstStructure *gst_ce_runtime_get_stats (GstCeRuntime * rt);
+
+/* ---- The properties both elements have ----
+ *
+ * backend, cuda-device-id, check, check-interval, check-fail and stats
+ * mean the same on both elements, so they are declared, stored and read
+ * here.  The element's own property ids continue after the shared ones:
+ *
+ *   enum { PROP_THRESHOLD = GST_CE_PROP_LAST, PROP_BLUR, ... };
+ *
+ * The shared ids keep the order the elements installed them in. */
+enum
+{
+  GST_CE_PROP_0,
+  GST_CE_PROP_CHECK,
+  GST_CE_PROP_CHECK_INTERVAL,
+  GST_CE_PROP_CHECK_FAIL,
+  GST_CE_PROP_BACKEND,
+  GST_CE_PROP_CUDA_DEVICE_ID,
+  GST_CE_PROP_STATS,
+  GST_CE_PROP_LAST
+};
+
+/* Embed in the element instance; protected by the object lock.  stats is
+ * not here: it comes from the GstCeRuntime. */
+typedef struct
+{
+  GstCeBackend backend;
+  gint cuda_device_id;
+  gboolean check;
+  guint check_interval;
+  GstCeCheckFail check_fail;
+} GstCeCommonProps;
+
+/* The defaults; call in instance_init. */
+void gst_ce_common_props_init (GstCeCommonProps * props);
+
+/* Installs the six shared properties on @klass and marks their enums as
+ * plugin API.  @check_message_name ("cudaedge-check") is named in the
+ * blurb of check-fail. */
+void gst_ce_install_common_properties (GObjectClass * klass,
+    const gchar * check_message_name);
+
+/* GObject::set_property and ::get_property for the shared ids.  Call them
+ * first, *without* the object lock: they take it themselves, except for
+ * stats, which is read under the runtime's lock only.  That lock is
+ * already taken before the object lock (logging about the element under
+ * it takes the object lock), so the reverse order would deadlock.
+ * Return FALSE when
+ * @prop_id is not a shared one; the element then handles it.  backend and
+ * cuda-device-id are ignored, with a log warning, above READY. */
+gboolean gst_ce_common_set_property (GstElement * element,
+    GstCeCommonProps * props, guint prop_id, const GValue * value,
+    GParamSpec * pspec);
+gboolean gst_ce_common_get_property (GstElement * element,
+    GstCeCommonProps * props, GstCeRuntime * rt, guint prop_id,
+    GValue * value);
+
+/* GstBaseTransform::start: gst_ce_runtime_open with the backend and
+ * cuda-device-id of @props, read under the object lock. */
+gboolean gst_ce_runtime_start (GstCeRuntime * rt,
+    const GstCeCommonProps * props);
+
+/* Copies check, check-interval and check-fail into @settings; for the
+ * element's GstCeFrameFuncs.get_settings, so with the object lock held. */
+void gst_ce_common_props_get_settings (const GstCeCommonProps * props,
+    GstCeFrameSettings * settings);
 
 /* ---- Processing frames ---- */
 

@@ -70,33 +70,13 @@
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_upscale_debug);
 #define GST_CAT_DEFAULT gst_cuda_upscale_debug
 
-#define DEFAULT_CHECK FALSE
-#define DEFAULT_CHECK_INTERVAL 1
-#define DEFAULT_CHECK_FAIL GST_CE_CHECK_FAIL_WARN
-#define DEFAULT_BACKEND GST_CE_BACKEND_AUTO
-#define DEFAULT_CUDA_DEVICE_ID -1
-
-enum
-{
-  PROP_0,
-  PROP_CHECK,
-  PROP_CHECK_INTERVAL,
-  PROP_CHECK_FAIL,
-  PROP_BACKEND,
-  PROP_CUDA_DEVICE_ID,
-  PROP_STATS
-};
-
 struct _GstCudaUpscale
 {
   GstBaseTransform parent;
 
-  /* Properties, protected by the object lock. */
-  gboolean check;
-  guint check_interval;
-  GstCeCheckFail check_fail;
-  GstCeBackend backend;
-  gint cuda_device_id;
+  /* Properties, protected by the object lock; all shared with cudaedge
+   * (GST_CE_PROP_*). */
+  GstCeCommonProps props;
 
   /* Streaming state. */
   GstCeRuntime rt;
@@ -183,44 +163,7 @@ gst_cuda_upscale_class_init (GstCudaUpscaleClass * klass)
   gobject_class->get_property = gst_cuda_upscale_get_property;
   gobject_class->finalize = gst_cuda_upscale_finalize;
 
-  g_object_class_install_property (gobject_class, PROP_CHECK,
-      g_param_spec_boolean ("check", "Check",
-          "Compare the GPU output with the CPU reference every "
-          "check-interval frames and report mismatches (no effect on the "
-          "CPU backend, whose output is the reference)", DEFAULT_CHECK,
-          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
-          G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (gobject_class, PROP_CHECK_INTERVAL,
-      g_param_spec_uint ("check-interval", "Check interval",
-          "Check frames 0, N, 2N, ... counted since start, in frames "
-          "(1 - 4294967295)", 1, G_MAXUINT, DEFAULT_CHECK_INTERVAL,
-          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
-          G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (gobject_class, PROP_CHECK_FAIL,
-      g_param_spec_enum ("check-fail", "Check failure",
-          "What a mismatch found by check does besides posting the "
-          "cudaupscale-check message", GST_TYPE_CE_CHECK_FAIL,
-          DEFAULT_CHECK_FAIL,
-          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
-          G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (gobject_class, PROP_BACKEND,
-      g_param_spec_enum ("backend", "Backend",
-          "Where frames are processed", GST_TYPE_CE_BACKEND, DEFAULT_BACKEND,
-          G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
-          G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (gobject_class, PROP_CUDA_DEVICE_ID,
-      g_param_spec_int ("cuda-device-id", "CUDA device ID",
-          "CUDA device index to use, -1 for the first usable one "
-          "(-1 - 32767)", -1, G_MAXINT16, DEFAULT_CUDA_DEVICE_ID,
-          G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
-          G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (gobject_class, PROP_STATS,
-      g_param_spec_boxed ("stats", "Statistics",
-          "Since the last start: frames, frames-checked, mismatches "
-          "(guint64), backend (\"cuda\" or \"cpu\"), device (name or "
-          "\"cpu\"), mean upload-us, kernel-us, download-us per frame "
-          "(microseconds; on the CPU kernel-us is the CPU time)",
-          GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  gst_ce_install_common_properties (gobject_class, "cudaupscale-check");
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -255,19 +198,12 @@ gst_cuda_upscale_class_init (GstCudaUpscaleClass * klass)
   trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_upscale_query);
   /* Input and output sizes always differ. */
   trans_class->passthrough_on_same_caps = FALSE;
-
-  gst_type_mark_as_plugin_api (GST_TYPE_CE_BACKEND, 0);
-  gst_type_mark_as_plugin_api (GST_TYPE_CE_CHECK_FAIL, 0);
 }
 
 static void
 gst_cuda_upscale_init (GstCudaUpscale * self)
 {
-  self->check = DEFAULT_CHECK;
-  self->check_interval = DEFAULT_CHECK_INTERVAL;
-  self->check_fail = DEFAULT_CHECK_FAIL;
-  self->backend = DEFAULT_BACKEND;
-  self->cuda_device_id = DEFAULT_CUDA_DEVICE_ID;
+  gst_ce_common_props_init (&self->props);
 
   /* Like GstVideoFilter: late frames may be dropped on QoS events. */
   gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), TRUE);
@@ -285,48 +221,15 @@ gst_cuda_upscale_finalize (GObject * object)
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
-/* backend and cuda-device-id are read once, in start. */
-static gboolean
-gst_cuda_upscale_ready_only (GstCudaUpscale * self, GParamSpec * pspec)
-{
-  if (GST_STATE (self) > GST_STATE_READY) {
-    GST_WARNING_OBJECT (self, "property '%s' can only be changed in the "
-        "NULL or READY state; ignoring the new value", pspec->name);
-    return FALSE;
-  }
-  return TRUE;
-}
-
 static void
 gst_cuda_upscale_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   GstCudaUpscale *self = GST_CUDA_UPSCALE (object);
 
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_CHECK:
-      self->check = g_value_get_boolean (value);
-      break;
-    case PROP_CHECK_INTERVAL:
-      self->check_interval = g_value_get_uint (value);
-      break;
-    case PROP_CHECK_FAIL:
-      self->check_fail = g_value_get_enum (value);
-      break;
-    case PROP_BACKEND:
-      if (gst_cuda_upscale_ready_only (self, pspec))
-        self->backend = g_value_get_enum (value);
-      break;
-    case PROP_CUDA_DEVICE_ID:
-      if (gst_cuda_upscale_ready_only (self, pspec))
-        self->cuda_device_id = g_value_get_int (value);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
+  if (!gst_ce_common_set_property (GST_ELEMENT_CAST (self), &self->props,
+          prop_id, value, pspec))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static void
@@ -335,49 +238,17 @@ gst_cuda_upscale_get_property (GObject * object, guint prop_id,
 {
   GstCudaUpscale *self = GST_CUDA_UPSCALE (object);
 
-  /* The statistics have their own lock, taken by the streaming thread. */
-  if (prop_id == PROP_STATS) {
-    g_value_take_boxed (value, gst_ce_runtime_get_stats (&self->rt));
-    return;
-  }
-
-  GST_OBJECT_LOCK (self);
-  switch (prop_id) {
-    case PROP_CHECK:
-      g_value_set_boolean (value, self->check);
-      break;
-    case PROP_CHECK_INTERVAL:
-      g_value_set_uint (value, self->check_interval);
-      break;
-    case PROP_CHECK_FAIL:
-      g_value_set_enum (value, self->check_fail);
-      break;
-    case PROP_BACKEND:
-      g_value_set_enum (value, self->backend);
-      break;
-    case PROP_CUDA_DEVICE_ID:
-      g_value_set_int (value, self->cuda_device_id);
-      break;
-    default:
-      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-      break;
-  }
-  GST_OBJECT_UNLOCK (self);
+  if (!gst_ce_common_get_property (GST_ELEMENT_CAST (self), &self->props,
+          &self->rt, prop_id, value))
+    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
 }
 
 static gboolean
 gst_cuda_upscale_start (GstBaseTransform * trans)
 {
   GstCudaUpscale *self = GST_CUDA_UPSCALE (trans);
-  GstCeBackend backend;
-  gint device_id;
 
-  GST_OBJECT_LOCK (self);
-  backend = self->backend;
-  device_id = self->cuda_device_id;
-  GST_OBJECT_UNLOCK (self);
-
-  return gst_ce_runtime_open (&self->rt, backend, device_id);
+  return gst_ce_runtime_start (&self->rt, &self->props);
 }
 
 static gboolean
@@ -766,9 +637,7 @@ gst_cuda_upscale_get_settings (GstElement * element,
 {
   GstCudaUpscale *self = GST_CUDA_UPSCALE (element);
 
-  settings->check = self->check;
-  settings->check_interval = self->check_interval;
-  settings->check_fail = self->check_fail;
+  gst_ce_common_props_get_settings (&self->props, settings);
 }
 
 /* 1 for GRAY8, 4 for the RGB family. */
