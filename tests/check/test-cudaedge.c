@@ -20,7 +20,7 @@
  *
  * On CUDA with a known frame rate the element keeps one frame in flight:
  * an output leaves only after the next input, a DRAIN query or EOS.  The
- * tests drain before they pull, so they hold on both backends; the caps
+ * tests ce_test_drain before they pull, so they hold on both backends; the caps
  * carry framerate=30/1 unless a test says otherwise.
  */
 
@@ -32,6 +32,7 @@
 #include <gst/video/video.h>
 
 #include "cudaedge-core.h"
+#include "ce-check-util.h"
 
 #define CORRUPT_ENV "CUDAEDGE_TEST_CORRUPT_FRAME"
 #define CUDA_FAIL_ENV "CUDAEDGE_TEST_CUDA_FAIL_FRAME"
@@ -68,134 +69,16 @@ find_format (const gchar * name)
   return NULL;
 }
 
-static const gchar *
-test_backend (void)
-{
-  const gchar *b = g_getenv ("CUDAEDGE_TEST_BACKEND");
+/* ---- the element ---- */
 
-  return (b && *b) ? b : "cpu";
-}
-
-static gboolean
-have_cuda_device (void)
-{
-  int count = 0;
-
-  return ce_cuda_device_count (&count) == CE_STATUS_OK && count > 0;
-}
-
-/* ---- fixture: element + harness + bus ---- */
-
-typedef struct
-{
-  GstElement *element;
-  GstHarness *h;
-  GstBus *bus;
-} Fixture;
-
+/* On @backend, or on CUDAEDGE_TEST_BACKEND's when NULL. */
 static GstElement *
 new_edge (const gchar * backend)
 {
-  GstElement *e = gst_element_factory_make ("cudaedge", NULL);
-
-  fail_unless (e != NULL, "cudaedge not found; is GST_PLUGIN_PATH set?");
-  gst_util_set_object_arg (G_OBJECT (e), "backend",
-      backend ? backend : test_backend ());
-  return e;
-}
-
-static gchar *
-caps_string_with_rate (const gchar * format, gint width, gint height,
-    const gchar * rate)
-{
-  return g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
-      "framerate=%s,pixel-aspect-ratio=1/1", format, width, height, rate);
-}
-
-static gchar *
-caps_string (const gchar * format, gint width, gint height)
-{
-  return caps_string_with_rate (format, width, height, "30/1");
-}
-
-/* Starts @element (properties already set) in a harness with @format at
- * frame rate @rate ("30/1", or "0/1" for none). */
-static void
-fixture_start_with_rate (Fixture * f, GstElement * element,
-    const gchar * format, gint width, gint height, const gchar * rate)
-{
-  gchar *caps = caps_string_with_rate (format, width, height, rate);
-
-  f->element = element;
-  f->bus = gst_bus_new ();
-  gst_element_set_bus (element, f->bus);
-  f->h = gst_harness_new_with_element (element, "sink", "src");
-  gst_harness_set_src_caps_str (f->h, caps);
-  g_free (caps);
-}
-
-static void
-fixture_start (Fixture * f, GstElement * element, const gchar * format,
-    gint width, gint height)
-{
-  fixture_start_with_rate (f, element, format, width, height, "30/1");
-}
-
-static void
-fixture_stop (Fixture * f)
-{
-  gst_harness_teardown (f->h);
-  gst_element_set_bus (f->element, NULL);
-  gst_object_unref (f->bus);
-  gst_object_unref (f->element);
-}
-
-/* Asks the element for every frame it still holds (a DRAIN query, as a
- * decoder upstream would send); they are pushed before it returns. */
-static void
-drain (GstHarness * h)
-{
-  GstQuery *query = gst_query_new_drain ();
-
-  /* The answer comes from the harness's sink; only the draining counts. */
-  gst_pad_peer_query (h->srcpad, query);
-  gst_query_unref (query);
-}
-
-/* gst_harness_push_and_pull () for an element that may hold one frame:
- * the push must succeed, and after draining exactly one output is there. */
-static GstBuffer *
-push_and_pull (GstHarness * h, GstBuffer * in)
-{
-  guint before = gst_harness_buffers_received (h);
-
-  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
-  drain (h);
-  fail_unless_equals_int (gst_harness_buffers_received (h), before + 1);
-  return gst_harness_pull (h);
+  return ce_test_new_element ("cudaedge", backend);
 }
 
 /* ---- frames ---- */
-
-static GstBuffer *
-random_frame (const gchar * format, gint width, gint height, guint32 seed,
-    GstVideoInfo * info)
-{
-  GstBuffer *buf;
-  GstMapInfo map;
-  GRand *rand = g_rand_new_with_seed (seed);
-  gsize i;
-
-  gst_video_info_set_format (info, gst_video_format_from_string (format),
-      width, height);
-  buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (info), NULL);
-  gst_buffer_map (buf, &map, GST_MAP_WRITE);
-  for (i = 0; i < map.size; i++)
-    map.data[i] = g_rand_int_range (rand, 0, 256);
-  gst_buffer_unmap (buf, &map);
-  g_rand_free (rand);
-  return buf;
-}
 
 static void
 default_params (ce_edge_params * p)
@@ -228,49 +111,20 @@ reference_output (GstBuffer * buf, GstVideoInfo * info, const gchar * format,
   return out;
 }
 
-/* Exact comparison of a GRAY8 output buffer with a packed expectation. */
-static void
-assert_output_equals (GstBuffer * out, const guint8 * expected, gint width,
-    gint height)
-{
-  GstVideoInfo info;
-  GstVideoFrame frame;
-  const guint8 *data;
-  gint stride, y;
-
-  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, width, height);
-  fail_unless (gst_video_frame_map (&frame, &info, out, GST_MAP_READ));
-  data = GST_VIDEO_FRAME_PLANE_DATA (&frame, 0);
-  stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
-  for (y = 0; y < height; y++) {
-    const guint8 *got = data + (gsize) y * stride;
-    const guint8 *exp = expected + (gsize) y * width;
-    if (memcmp (got, exp, width) != 0) {
-      gint x = 0;
-      while (got[x] == exp[x])
-        x++;
-      gst_video_frame_unmap (&frame);
-      fail ("%dx%d output differs at x=%d y=%d: expected %d, got %d",
-          width, height, x, y, exp[x], got[x]);
-    }
-  }
-  gst_video_frame_unmap (&frame);
-}
-
 /* Pushes one random frame through a running fixture and compares. */
 static void
-push_and_compare (Fixture * f, const gchar * format, gint width, gint height,
-    guint32 seed, const ce_edge_params * params)
+push_and_compare (CeTestFixture * f, const gchar * format, gint width,
+    gint height, guint32 seed, const ce_edge_params * params)
 {
   GstVideoInfo info;
   GstBuffer *in, *out;
   guint8 *expected;
 
-  in = random_frame (format, width, height, seed, &info);
+  in = ce_test_random_frame (format, width, height, seed, &info);
   expected = reference_output (in, &info, format, params);
-  out = push_and_pull (f->h, in);
+  out = ce_test_push_and_pull (f->h, in);
   fail_unless (out != NULL);
-  assert_output_equals (out, expected, width, height);
+  ce_test_assert_output_equals (out, "GRAY8", expected, width, height);
   gst_buffer_unref (out);
   g_free (expected);
 }
@@ -278,34 +132,13 @@ push_and_compare (Fixture * f, const gchar * format, gint width, gint height,
 static void
 check_format_size (const gchar * format, gint width, gint height)
 {
-  Fixture f;
+  CeTestFixture f;
   ce_edge_params params;
 
   default_params (&params);
-  fixture_start (&f, new_edge (NULL), format, width, height);
+  ce_test_fixture_start (&f, new_edge (NULL), format, width, height);
   push_and_compare (&f, format, width, height, 1234 + width, &params);
-  fixture_stop (&f);
-}
-
-static GstStructure *
-get_stats (GstElement * e)
-{
-  GstStructure *s = NULL;
-
-  g_object_get (e, "stats", &s, NULL);
-  fail_unless (s != NULL);
-  return s;
-}
-
-static guint64
-stats_u64 (GstElement * e, const gchar * field)
-{
-  GstStructure *s = get_stats (e);
-  guint64 v = 0;
-
-  fail_unless (gst_structure_get_uint64 (s, field, &v), "no %s", field);
-  gst_structure_free (s);
-  return v;
+  ce_test_fixture_stop (&f);
 }
 
 /* ---- output equals the reference ---- */
@@ -369,7 +202,7 @@ GST_END_TEST;
 static void
 check_custom_layout (const gchar * format, gint width, gint height)
 {
-  Fixture f;
+  CeTestFixture f;
   GstVideoInfo info, padded;
   GstBuffer *in, *out;
   gsize offset[GST_VIDEO_MAX_PLANES] = { 0, };
@@ -410,13 +243,13 @@ check_custom_layout (const gchar * format, gint width, gint height)
   default_params (&params);
   expected = reference_output (in, &padded, format, &params);
 
-  fixture_start (&f, new_edge (NULL), format, width, height);
-  out = push_and_pull (f.h, in);
+  ce_test_fixture_start (&f, new_edge (NULL), format, width, height);
+  out = ce_test_push_and_pull (f.h, in);
   fail_unless (out != NULL);
-  assert_output_equals (out, expected, width, height);
+  ce_test_assert_output_equals (out, "GRAY8", expected, width, height);
   gst_buffer_unref (out);
   g_free (expected);
-  fixture_stop (&f);
+  ce_test_fixture_stop (&f);
 }
 
 GST_START_TEST (test_custom_strides_and_offsets_from_video_meta)
@@ -437,7 +270,7 @@ static void
 check_params (const gchar * prop, const gchar * value,
     const ce_edge_params * params)
 {
-  Fixture f;
+  CeTestFixture f;
   GstElement *e = new_edge (NULL);
   ce_edge_params defaults;
   GstVideoInfo info;
@@ -446,22 +279,22 @@ check_params (const gchar * prop, const gchar * value,
   const gint w = 97, h = 61;
 
   gst_util_set_object_arg (G_OBJECT (e), prop, value);
-  fixture_start (&f, e, "GRAY8", w, h);
+  ce_test_fixture_start (&f, e, "GRAY8", w, h);
 
   /* Smooth-ish content so that every option changes the result. */
-  in = random_frame ("GRAY8", w, h, 7, &info);
+  in = ce_test_random_frame ("GRAY8", w, h, 7, &info);
   expected = reference_output (in, &info, "GRAY8", params);
   default_params (&defaults);
   expected_default = reference_output (in, &info, "GRAY8", &defaults);
   fail_if (memcmp (expected, expected_default, w * h) == 0,
       "%s=%s does not change the reference on this frame", prop, value);
 
-  out = push_and_pull (f.h, in);
-  assert_output_equals (out, expected, w, h);
+  out = ce_test_push_and_pull (f.h, in);
+  ce_test_assert_output_equals (out, "GRAY8", expected, w, h);
   gst_buffer_unref (out);
   g_free (expected);
   g_free (expected_default);
-  fixture_stop (&f);
+  ce_test_fixture_stop (&f);
 }
 
 GST_START_TEST (test_threshold_property)
@@ -525,11 +358,11 @@ GST_END_TEST;
 
 GST_START_TEST (test_property_change_while_playing_applies_at_next_frame)
 {
-  Fixture f;
+  CeTestFixture f;
   ce_edge_params p;
   const gint w = 80, h = 60;
 
-  fixture_start (&f, new_edge (NULL), "RGBx", w, h);
+  ce_test_fixture_start (&f, new_edge (NULL), "RGBx", w, h);
   fail_unless_equals_int (GST_STATE (f.element), GST_STATE_PLAYING);
 
   default_params (&p);
@@ -546,7 +379,7 @@ GST_START_TEST (test_property_change_while_playing_applies_at_next_frame)
   p.blur = 0;
   p.output = CE_OUTPUT_MAGNITUDE;
   push_and_compare (&f, "RGBx", w, h, 6, &p);
-  fixture_stop (&f);
+  ce_test_fixture_stop (&f);
 }
 
 GST_END_TEST;
@@ -559,7 +392,7 @@ GST_END_TEST;
 static void
 check_n_buffers_in_n_out (const gchar * rate)
 {
-  Fixture f;
+  CeTestFixture f;
   const guint n = 12;
   guint i;
   GstVideoInfo info;
@@ -567,9 +400,9 @@ check_n_buffers_in_n_out (const gchar * rate)
   ce_edge_params p;
 
   default_params (&p);
-  fixture_start_with_rate (&f, new_edge (NULL), "I420", 32, 24, rate);
+  ce_test_fixture_start_with_rate (&f, new_edge (NULL), "I420", 32, 24, rate);
   for (i = 0; i < n; i++) {
-    GstBuffer *in = random_frame ("I420", 32, 24, i, &info);
+    GstBuffer *in = ce_test_random_frame ("I420", 32, 24, i, &info);
     expected[i] = reference_output (in, &info, "I420", &p);
     GST_BUFFER_PTS (in) = i * 33 * GST_MSECOND + 7;
     GST_BUFFER_DTS (in) = i * 33 * GST_MSECOND;
@@ -600,13 +433,13 @@ check_n_buffers_in_n_out (const gchar * rate)
     fail_unless_equals_int (GST_BUFFER_FLAGS (out) & (GST_BUFFER_FLAG_DISCONT
             | GST_BUFFER_FLAG_DELTA_UNIT | GST_BUFFER_FLAG_MARKER), want);
     fail_unless_equals_uint64 (gst_buffer_get_size (out), 32 * 24);
-    assert_output_equals (out, expected[i], 32, 24);
+    ce_test_assert_output_equals (out, "GRAY8", expected[i], 32, 24);
     gst_buffer_unref (out);
     g_free (expected[i]);
   }
   fail_unless (gst_harness_try_pull (f.h) == NULL);
-  fail_unless_equals_uint64 (stats_u64 (f.element, "frames"), n);
-  fixture_stop (&f);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames"), n);
+  ce_test_fixture_stop (&f);
 }
 
 GST_START_TEST (test_n_buffers_in_n_out_with_metadata)
@@ -623,39 +456,28 @@ GST_START_TEST (test_n_buffers_in_n_out_without_framerate)
 
 GST_END_TEST;
 
-/* Whether @e runs with frames in flight: CUDA active and a frame rate. */
-static gboolean
-runs_on_cuda (GstElement * e)
-{
-  GstStructure *s = get_stats (e);
-  gboolean ret = g_str_equal (gst_structure_get_string (s, "backend"),
-      "cuda");
-
-  gst_structure_free (s);
-  return ret;
-}
-
 GST_START_TEST (test_latency_is_one_frame_when_pipelined)
 {
-  Fixture f;
+  CeTestFixture f;
 
   /* 25/1: one frame is 40 ms, on CUDA only. */
-  fixture_start_with_rate (&f, new_edge (NULL), "GRAY8", 64, 48, "25/1");
+  ce_test_fixture_start_with_rate (&f, new_edge (NULL), "GRAY8", 64, 48,
+      "25/1");
   fail_unless_equals_uint64 (gst_harness_query_latency (f.h),
-      runs_on_cuda (f.element) ? 40 * GST_MSECOND : 0);
-  fixture_stop (&f);
+      ce_test_runs_on_cuda (f.element) ? 40 * GST_MSECOND : 0);
+  ce_test_fixture_stop (&f);
 
   /* Without a frame rate nothing is held back. */
-  fixture_start_with_rate (&f, new_edge (NULL), "GRAY8", 64, 48, "0/1");
+  ce_test_fixture_start_with_rate (&f, new_edge (NULL), "GRAY8", 64, 48, "0/1");
   fail_unless_equals_uint64 (gst_harness_query_latency (f.h), 0);
-  fixture_stop (&f);
+  ce_test_fixture_stop (&f);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_flush_mid_stream_then_more_buffers)
 {
-  Fixture f;
+  CeTestFixture f;
   GstVideoInfo info;
   GstSegment segment;
   GstBuffer *out;
@@ -664,10 +486,11 @@ GST_START_TEST (test_flush_mid_stream_then_more_buffers)
   guint i, before = 0;
 
   default_params (&p);
-  fixture_start (&f, new_edge (NULL), "RGBx", 40, 30);
+  ce_test_fixture_start (&f, new_edge (NULL), "RGBx", 40, 30);
   for (i = 0; i < 3; i++)
-    fail_unless_equals_int (gst_harness_push (f.h, random_frame ("RGBx", 40,
-                30, 10 + i, &info)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (f.h,
+            ce_test_random_frame ("RGBx", 40, 30, 10 + i, &info)),
+        GST_FLOW_OK);
   while ((out = gst_harness_try_pull (f.h)) != NULL) {
     before++;
     gst_buffer_unref (out);
@@ -681,7 +504,7 @@ GST_START_TEST (test_flush_mid_stream_then_more_buffers)
   fail_unless (gst_harness_push_event (f.h, gst_event_new_segment (&segment)));
 
   for (i = 0; i < 3; i++) {
-    GstBuffer *in = random_frame ("RGBx", 40, 30, 20 + i, &info);
+    GstBuffer *in = ce_test_random_frame ("RGBx", 40, 30, 20 + i, &info);
 
     expected[i] = reference_output (in, &info, "RGBx", &p);
     fail_unless_equals_int (gst_harness_push (f.h, in), GST_FLOW_OK);
@@ -690,25 +513,25 @@ GST_START_TEST (test_flush_mid_stream_then_more_buffers)
   for (i = 0; i < 3; i++) {
     out = gst_harness_pull (f.h);
     fail_unless (out != NULL);
-    assert_output_equals (out, expected[i], 40, 30);
+    ce_test_assert_output_equals (out, "GRAY8", expected[i], 40, 30);
     gst_buffer_unref (out);
     g_free (expected[i]);
   }
   fail_unless (gst_harness_try_pull (f.h) == NULL);
-  fixture_stop (&f);
+  ce_test_fixture_stop (&f);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_eos_passes)
 {
-  Fixture f;
+  CeTestFixture f;
   GstEvent *ev;
   gboolean seen = FALSE;
   ce_edge_params p;
 
   default_params (&p);
-  fixture_start (&f, new_edge (NULL), "GRAY8", 16, 16);
+  ce_test_fixture_start (&f, new_edge (NULL), "GRAY8", 16, 16);
   push_and_compare (&f, "GRAY8", 16, 16, 3, &p);
   fail_unless (gst_harness_push_event (f.h, gst_event_new_eos ()));
   while ((ev = gst_harness_try_pull_event (f.h))) {
@@ -717,46 +540,46 @@ GST_START_TEST (test_eos_passes)
     gst_event_unref (ev);
   }
   fail_unless (seen);
-  fixture_stop (&f);
+  ce_test_fixture_stop (&f);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_output_caps_are_gray8_same_size_rate_par)
 {
-  Fixture f;
+  CeTestFixture f;
   GstCaps *caps, *want;
   GstVideoInfo info;
 
-  fixture_start (&f, new_edge (NULL), "NV12", 64, 36);
+  ce_test_fixture_start (&f, new_edge (NULL), "NV12", 64, 36);
   gst_harness_set_src_caps_str (f.h, "video/x-raw,format=NV12,width=64,"
       "height=36,framerate=25/2,pixel-aspect-ratio=4/3");
-  gst_buffer_unref (push_and_pull (f.h, random_frame ("NV12", 64,
-              36, 1, &info)));
+  gst_buffer_unref (ce_test_push_and_pull (f.h,
+          ce_test_random_frame ("NV12", 64, 36, 1, &info)));
   caps = gst_pad_get_current_caps (f.h->sinkpad);
   want = gst_caps_from_string ("video/x-raw,format=GRAY8,width=64,height=36,"
       "framerate=25/2,pixel-aspect-ratio=4/3");
   fail_unless (gst_caps_is_subset (caps, want), "got %" GST_PTR_FORMAT, caps);
   gst_caps_unref (caps);
   gst_caps_unref (want);
-  fixture_stop (&f);
+  ce_test_fixture_stop (&f);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_renegotiation_to_another_size_and_format)
 {
-  Fixture f;
+  CeTestFixture f;
   ce_edge_params p;
   GstCaps *caps;
   gchar *str;
   gint w = 0;
 
   default_params (&p);
-  fixture_start (&f, new_edge (NULL), "I420", 64, 48);
+  ce_test_fixture_start (&f, new_edge (NULL), "I420", 64, 48);
   push_and_compare (&f, "I420", 64, 48, 1, &p);
 
-  str = caps_string ("BGR", 33, 17);
+  str = ce_test_caps_string ("BGR", 33, 17);
   gst_harness_set_src_caps_str (f.h, str);
   g_free (str);
   push_and_compare (&f, "BGR", 33, 17, 2, &p);
@@ -765,22 +588,22 @@ GST_START_TEST (test_renegotiation_to_another_size_and_format)
   fail_unless_equals_int (w, 33);
   gst_caps_unref (caps);
 
-  str = caps_string ("UYVY", 130, 90);
+  str = ce_test_caps_string ("UYVY", 130, 90);
   gst_harness_set_src_caps_str (f.h, str);
   g_free (str);
   push_and_compare (&f, "UYVY", 130, 90, 3, &p);
-  fixture_stop (&f);
+  ce_test_fixture_stop (&f);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_too_small_buffer_is_an_error)
 {
-  Fixture f;
+  CeTestFixture f;
   GstMessage *msg;
   GError *err = NULL;
 
-  fixture_start (&f, new_edge (NULL), "RGB", 64, 48);
+  ce_test_fixture_start (&f, new_edge (NULL), "RGB", 64, 48);
   fail_unless_equals_int (gst_harness_push (f.h,
           gst_buffer_new_allocate (NULL, 64 * 48, NULL)), GST_FLOW_ERROR);
   msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_ERROR);
@@ -790,20 +613,20 @@ GST_START_TEST (test_too_small_buffer_is_an_error)
           GST_STREAM_ERROR_FORMAT), "got %s", err->message);
   g_error_free (err);
   gst_message_unref (msg);
-  fixture_stop (&f);
+  ce_test_fixture_stop (&f);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_video_meta_outside_buffer_is_an_error)
 {
-  Fixture f;
+  CeTestFixture f;
   GstBuffer *in;
   gsize offset[GST_VIDEO_MAX_PLANES] = { 100, };
   gint stride[GST_VIDEO_MAX_PLANES] = { 64, };
   GstMessage *msg;
 
-  fixture_start (&f, new_edge (NULL), "GRAY8", 64, 48);
+  ce_test_fixture_start (&f, new_edge (NULL), "GRAY8", 64, 48);
   in = gst_buffer_new_allocate (NULL, 64 * 48, NULL);
   gst_buffer_add_video_meta_full (in, GST_VIDEO_FRAME_FLAG_NONE,
       GST_VIDEO_FORMAT_GRAY8, 64, 48, 1, offset, stride);
@@ -811,7 +634,7 @@ GST_START_TEST (test_video_meta_outside_buffer_is_an_error)
   msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_ERROR);
   fail_unless (msg != NULL);
   gst_message_unref (msg);
-  fixture_stop (&f);
+  ce_test_fixture_stop (&f);
 }
 
 GST_END_TEST;
@@ -822,7 +645,7 @@ GST_START_TEST (test_backend_cuda_errors_without_gpu_or_works_with_one)
 {
   GstElement *e = new_edge ("cuda");
 
-  if (!have_cuda_device ()) {
+  if (!ce_test_have_cuda_device ()) {
     GstBus *bus = gst_bus_new ();
     GstMessage *msg;
     GError *err = NULL;
@@ -843,18 +666,18 @@ GST_START_TEST (test_backend_cuda_errors_without_gpu_or_works_with_one)
     gst_object_unref (bus);
     gst_object_unref (e);
   } else {
-    Fixture f;
+    CeTestFixture f;
     ce_edge_params p;
     GstStructure *s;
 
     default_params (&p);
-    fixture_start (&f, e, "NV12", 641, 481);
+    ce_test_fixture_start (&f, e, "NV12", 641, 481);
     push_and_compare (&f, "NV12", 641, 481, 8, &p);
-    s = get_stats (f.element);
+    s = ce_test_get_stats (f.element);
     fail_unless_equals_string (gst_structure_get_string (s, "backend"),
         "cuda");
     gst_structure_free (s);
-    fixture_stop (&f);
+    ce_test_fixture_stop (&f);
   }
 }
 
@@ -862,57 +685,42 @@ GST_END_TEST;
 
 GST_START_TEST (test_backend_auto_picks_cuda_or_falls_back_to_cpu)
 {
-  Fixture f;
+  CeTestFixture f;
   ce_edge_params p;
   GstStructure *s;
 
   default_params (&p);
-  fixture_start (&f, new_edge ("auto"), "GRAY8", 40, 30);
+  ce_test_fixture_start (&f, new_edge ("auto"), "GRAY8", 40, 30);
   push_and_compare (&f, "GRAY8", 40, 30, 4, &p);
-  s = get_stats (f.element);
+  s = ce_test_get_stats (f.element);
   fail_unless_equals_string (gst_structure_get_string (s, "backend"),
-      have_cuda_device ()? "cuda" : "cpu");
+      ce_test_have_cuda_device ()? "cuda" : "cpu");
   gst_structure_free (s);
-  fixture_stop (&f);
+  ce_test_fixture_stop (&f);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_backend_is_ready_only)
 {
-  Fixture f;
+  CeTestFixture f;
   gint backend = -1;
 
-  fixture_start (&f, new_edge ("cpu"), "GRAY8", 8, 8);
+  ce_test_fixture_start (&f, new_edge ("cpu"), "GRAY8", 8, 8);
   /* Ignored while PLAYING (with a log warning). */
   gst_util_set_object_arg (G_OBJECT (f.element), "backend", "cuda");
   g_object_get (f.element, "backend", &backend, NULL);
   fail_unless_equals_int (backend, 2 /* cpu */ );
-  fixture_stop (&f);
+  ce_test_fixture_stop (&f);
 }
 
 GST_END_TEST;
 
 /* ---- check ---- */
 
-static void
-push_frames (Fixture * f, const gchar * format, gint w, gint h, guint n,
-    GstFlowReturn * last)
-{
-  GstVideoInfo info;
-  guint i;
-
-  for (i = 0; i < n; i++) {
-    *last = gst_harness_push (f->h, random_frame (format, w, h, 40 + i,
-            &info));
-    if (*last != GST_FLOW_OK)
-      return;
-  }
-}
-
 GST_START_TEST (test_check_mismatch_posts_message_and_warning)
 {
-  Fixture f;
+  CeTestFixture f;
   GstElement *e = new_edge (NULL);
   GstFlowReturn ret;
   GstMessage *msg;
@@ -926,12 +734,12 @@ GST_START_TEST (test_check_mismatch_posts_message_and_warning)
 
   g_setenv (CORRUPT_ENV, "1", TRUE);
   g_object_set (e, "check", TRUE, NULL);
-  fixture_start (&f, e, "RGBA", 48, 32);
+  ce_test_fixture_start (&f, e, "RGBA", 48, 32);
   g_unsetenv (CORRUPT_ENV);     /* read at start */
 
-  push_frames (&f, "RGBA", 48, 32, 3, &ret);
+  ce_test_push_frames (&f, "RGBA", 48, 32, 3, &ret);
   fail_unless_equals_int (ret, GST_FLOW_OK);
-  drain (f.h);
+  ce_test_drain (f.h);
   fail_unless_equals_int (gst_harness_buffers_received (f.h), 3);
 
   msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_ELEMENT);
@@ -947,7 +755,7 @@ GST_START_TEST (test_check_mismatch_posts_message_and_warning)
   fail_unless_equals_int (x, 0);
   fail_unless_equals_int (y, 0);
 
-  frame1 = random_frame ("RGBA", 48, 32, 41, &info);
+  frame1 = ce_test_random_frame ("RGBA", 48, 32, 41, &info);
   default_params (&p);
   ref = reference_output (frame1, &info, "RGBA", &p);
   fail_unless_equals_int (expected, ref[0]);
@@ -962,16 +770,17 @@ GST_START_TEST (test_check_mismatch_posts_message_and_warning)
   msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_ERROR);
   fail_if (msg != NULL, "check-fail=warn posted an error");
 
-  fail_unless_equals_uint64 (stats_u64 (f.element, "frames-checked"), 3);
-  fail_unless_equals_uint64 (stats_u64 (f.element, "mismatches"), 1);
-  fixture_stop (&f);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames-checked"),
+      3);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "mismatches"), 1);
+  ce_test_fixture_stop (&f);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_check_fail_error_posts_error)
 {
-  Fixture f;
+  CeTestFixture f;
   GstElement *e = new_edge (NULL);
   GstFlowReturn ret;
   GstMessage *msg;
@@ -979,10 +788,10 @@ GST_START_TEST (test_check_fail_error_posts_error)
   g_setenv (CORRUPT_ENV, "2", TRUE);
   gst_util_set_object_arg (G_OBJECT (e), "check-fail", "error");
   g_object_set (e, "check", TRUE, NULL);
-  fixture_start (&f, e, "GRAY8", 20, 20);
+  ce_test_fixture_start (&f, e, "GRAY8", 20, 20);
   g_unsetenv (CORRUPT_ENV);
 
-  push_frames (&f, "GRAY8", 20, 20, 4, &ret);
+  ce_test_push_frames (&f, "GRAY8", 20, 20, 4, &ret);
   fail_unless_equals_int (ret, GST_FLOW_ERROR);
   fail_unless_equals_int (gst_harness_buffers_received (f.h), 2);
 
@@ -993,48 +802,50 @@ GST_START_TEST (test_check_fail_error_posts_error)
   msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_ERROR);
   fail_unless (msg != NULL, "no error");
   gst_message_unref (msg);
-  fixture_stop (&f);
+  ce_test_fixture_stop (&f);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_check_interval_counts_checked_frames)
 {
-  Fixture f;
+  CeTestFixture f;
   GstElement *e = new_edge (NULL);
   GstFlowReturn ret;
-  gboolean cpu = g_str_equal (test_backend (), "cpu")
-      || (g_str_equal (test_backend (), "auto") && !have_cuda_device ());
+  gboolean cpu = g_str_equal (ce_test_backend (), "cpu")
+      || (g_str_equal (ce_test_backend (), "auto")
+      && !ce_test_have_cuda_device ());
 
   /* On the CPU nothing independent is compared, so nothing counts as
    * checked; the GPU checks frames 0, 3, 6. */
   g_object_set (e, "check", TRUE, "check-interval", 3, NULL);
-  fixture_start (&f, e, "GRAY8", 24, 24);
-  push_frames (&f, "GRAY8", 24, 24, 7, &ret);
+  ce_test_fixture_start (&f, e, "GRAY8", 24, 24);
+  ce_test_push_frames (&f, "GRAY8", 24, 24, 7, &ret);
   fail_unless_equals_int (ret, GST_FLOW_OK);
-  drain (f.h);
-  fail_unless_equals_uint64 (stats_u64 (f.element, "frames"), 7);
-  fail_unless_equals_uint64 (stats_u64 (f.element, "frames-checked"),
+  ce_test_drain (f.h);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames"), 7);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames-checked"),
       cpu ? 0 : 3);
-  fail_unless_equals_uint64 (stats_u64 (f.element, "mismatches"), 0);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "mismatches"), 0);
   fail_if (gst_bus_pop_filtered (f.bus, GST_MESSAGE_ELEMENT |
           GST_MESSAGE_WARNING | GST_MESSAGE_ERROR) != NULL,
       "unexpected check message");
-  fixture_stop (&f);
+  ce_test_fixture_stop (&f);
 
   /* With the test hook set (to a frame never reached), the CPU compares
    * against a second reference too. */
   g_setenv (CORRUPT_ENV, "1000", TRUE);
   e = new_edge (NULL);
   g_object_set (e, "check", TRUE, "check-interval", 3, NULL);
-  fixture_start (&f, e, "GRAY8", 24, 24);
+  ce_test_fixture_start (&f, e, "GRAY8", 24, 24);
   g_unsetenv (CORRUPT_ENV);
-  push_frames (&f, "GRAY8", 24, 24, 7, &ret);
+  ce_test_push_frames (&f, "GRAY8", 24, 24, 7, &ret);
   fail_unless_equals_int (ret, GST_FLOW_OK);
-  drain (f.h);
-  fail_unless_equals_uint64 (stats_u64 (f.element, "frames-checked"), 3);
-  fail_unless_equals_uint64 (stats_u64 (f.element, "mismatches"), 0);
-  fixture_stop (&f);
+  ce_test_drain (f.h);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames-checked"),
+      3);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "mismatches"), 0);
+  ce_test_fixture_stop (&f);
 }
 
 GST_END_TEST;
@@ -1045,7 +856,7 @@ GST_END_TEST;
 static void
 check_cuda_failure_at_frame_3 (const gchar * backend, const gchar * rate)
 {
-  Fixture f;
+  CeTestFixture f;
   GstElement *e = new_edge (backend);
   GstVideoInfo info;
   GstMessage *msg;
@@ -1057,12 +868,12 @@ check_cuda_failure_at_frame_3 (const gchar * backend, const gchar * rate)
 
   default_params (&p);
   g_setenv (CUDA_FAIL_ENV, "3", TRUE);
-  fixture_start_with_rate (&f, e, "NV12", 96, 64, rate);
+  ce_test_fixture_start_with_rate (&f, e, "NV12", 96, 64, rate);
   g_unsetenv (CUDA_FAIL_ENV);   /* read at start */
-  fail_unless (runs_on_cuda (f.element));
+  fail_unless (ce_test_runs_on_cuda (f.element));
 
   for (i = 0; i < 8 && ret == GST_FLOW_OK; i++) {
-    GstBuffer *in = random_frame ("NV12", 96, 64, 60 + i, &info);
+    GstBuffer *in = ce_test_random_frame ("NV12", 96, 64, 60 + i, &info);
 
     expected[i] = reference_output (in, &info, "NV12", &p);
     GST_BUFFER_PTS (in) = i * GST_SECOND / 25;
@@ -1078,7 +889,7 @@ check_cuda_failure_at_frame_3 (const gchar * backend, const gchar * rate)
     fail_unless (gst_harness_buffers_received (f.h) <= 3);
     while (i-- > 0)
       g_free (expected[i]);
-    fixture_stop (&f);
+    ce_test_fixture_stop (&f);
     return;
   }
 
@@ -1090,7 +901,7 @@ check_cuda_failure_at_frame_3 (const gchar * backend, const gchar * rate)
     GstBuffer *out = gst_harness_pull (f.h);
 
     fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * GST_SECOND / 25);
-    assert_output_equals (out, expected[i], 96, 64);
+    ce_test_assert_output_equals (out, "GRAY8", expected[i], 96, 64);
     gst_buffer_unref (out);
     g_free (expected[i]);
   }
@@ -1099,28 +910,18 @@ check_cuda_failure_at_frame_3 (const gchar * backend, const gchar * rate)
   gst_message_unref (msg);
   fail_if (gst_bus_pop_filtered (f.bus, GST_MESSAGE_ERROR) != NULL);
 
-  s = get_stats (f.element);
+  s = ce_test_get_stats (f.element);
   fail_unless_equals_string (gst_structure_get_string (s, "backend"), "cpu");
   gst_structure_free (s);
-  fail_unless_equals_uint64 (stats_u64 (f.element, "frames"), 8);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames"), 8);
   /* No frame in flight any more. */
   fail_unless_equals_uint64 (gst_harness_query_latency (f.h), 0);
-  fixture_stop (&f);
-}
-
-static gboolean
-skip_without_cuda (void)
-{
-  if (g_str_equal (test_backend (), "cpu") || !have_cuda_device ()) {
-    GST_INFO ("skipped: needs the CUDA backend");
-    return TRUE;
-  }
-  return FALSE;
+  ce_test_fixture_stop (&f);
 }
 
 GST_START_TEST (test_cuda_failure_falls_back_to_cpu_without_losing_frames)
 {
-  if (skip_without_cuda ())
+  if (ce_test_skip_without_cuda ())
     return;
   check_cuda_failure_at_frame_3 ("auto", "25/1");
   check_cuda_failure_at_frame_3 ("auto", "0/1");
@@ -1130,7 +931,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_cuda_failure_with_backend_cuda_is_an_error)
 {
-  if (skip_without_cuda ())
+  if (ce_test_skip_without_cuda ())
     return;
   check_cuda_failure_at_frame_3 ("cuda", "25/1");
   check_cuda_failure_at_frame_3 ("cuda", "0/1");
@@ -1142,19 +943,19 @@ GST_END_TEST;
 
 GST_START_TEST (test_stats_fields_present_and_counting)
 {
-  Fixture f;
+  CeTestFixture f;
   GstStructure *s;
   GstFlowReturn ret;
   const gchar *backend, *device;
   gdouble up = -1, kern = -1, down = -1;
   guint64 frames = 0;
 
-  fixture_start (&f, new_edge (NULL), "YUY2", 64, 64);
-  push_frames (&f, "YUY2", 64, 64, 5, &ret);
+  ce_test_fixture_start (&f, new_edge (NULL), "YUY2", 64, 64);
+  ce_test_push_frames (&f, "YUY2", 64, 64, 5, &ret);
   fail_unless_equals_int (ret, GST_FLOW_OK);
-  drain (f.h);
+  ce_test_drain (f.h);
 
-  s = get_stats (f.element);
+  s = ce_test_get_stats (f.element);
   fail_unless (gst_structure_get (s, "frames", G_TYPE_UINT64, &frames,
           "upload-us", G_TYPE_DOUBLE, &up, "kernel-us", G_TYPE_DOUBLE, &kern,
           "download-us", G_TYPE_DOUBLE, &down, NULL));
@@ -1169,18 +970,18 @@ GST_START_TEST (test_stats_fields_present_and_counting)
   fail_unless (backend != NULL && device != NULL);
   if (g_str_equal (backend, "cpu")) {
     fail_unless_equals_string (device, "cpu");
-    fail_if (g_str_equal (test_backend (), "cuda"));
+    fail_if (g_str_equal (ce_test_backend (), "cuda"));
   } else {
     fail_unless_equals_string (backend, "cuda");
     fail_unless (*device != '\0');
   }
   gst_structure_free (s);
 
-  push_frames (&f, "YUY2", 64, 64, 2, &ret);
+  ce_test_push_frames (&f, "YUY2", 64, 64, 2, &ret);
   fail_unless_equals_int (ret, GST_FLOW_OK);
-  drain (f.h);
-  fail_unless_equals_uint64 (stats_u64 (f.element, "frames"), 7);
-  fixture_stop (&f);
+  ce_test_drain (f.h);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames"), 7);
+  ce_test_fixture_stop (&f);
 }
 
 GST_END_TEST;
@@ -1311,18 +1112,5 @@ cudaedge_suite (void)
 int
 main (int argc, char **argv)
 {
-  gst_check_init (&argc, &argv);
-
-  if (g_str_equal (test_backend (), "cuda") && !have_cuda_device ()) {
-    int count = 0;
-    ce_status status = ce_cuda_device_count (&count);
-
-    g_print ("SKIP: no CUDA device (%s: %s); the element tests need one "
-        "with CUDAEDGE_TEST_BACKEND=cuda\n", ce_status_string (status),
-        ce_last_error ());
-    return 77;
-  }
-  g_print ("cudaedge element tests on backend=%s\n", test_backend ());
-
-  return gst_check_run_suite (cudaedge_suite (), "cudaedge", __FILE__);
+  return ce_test_main (argc, argv, "cudaedge", cudaedge_suite, __FILE__);
 }

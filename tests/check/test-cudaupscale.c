@@ -22,7 +22,7 @@
  *
  * On CUDA with a known frame rate the element keeps one frame in flight:
  * an output leaves only after the next input, a DRAIN query or EOS.  The
- * tests drain before they pull, so they hold on both backends; the caps
+ * tests ce_test_drain before they pull, so they hold on both backends; the caps
  * carry framerate=30/1 unless a test says otherwise.
  */
 
@@ -34,6 +34,7 @@
 #include <gst/video/video.h>
 
 #include "cudaedge-core.h"
+#include "ce-check-util.h"
 
 #define CORRUPT_ENV "CUDAUPSCALE_TEST_CORRUPT_FRAME"
 #define CUDA_FAIL_ENV "CUDAUPSCALE_TEST_CUDA_FAIL_FRAME"
@@ -61,133 +62,16 @@ format_bpp (const gchar * name)
   return 0;
 }
 
-static const gchar *
-test_backend (void)
-{
-  const gchar *b = g_getenv ("CUDAEDGE_TEST_BACKEND");
+/* ---- the element ---- */
 
-  return (b && *b) ? b : "cpu";
-}
-
-static gboolean
-have_cuda_device (void)
-{
-  int count = 0;
-
-  return ce_cuda_device_count (&count) == CE_STATUS_OK && count > 0;
-}
-
-/* ---- fixture: element + harness + bus ---- */
-
-typedef struct
-{
-  GstElement *element;
-  GstHarness *h;
-  GstBus *bus;
-} Fixture;
-
+/* On @backend, or on CUDAEDGE_TEST_BACKEND's when NULL. */
 static GstElement *
 new_upscale (const gchar * backend)
 {
-  GstElement *e = gst_element_factory_make ("cudaupscale", NULL);
-
-  fail_unless (e != NULL, "cudaupscale not found; is GST_PLUGIN_PATH set?");
-  gst_util_set_object_arg (G_OBJECT (e), "backend",
-      backend ? backend : test_backend ());
-  return e;
-}
-
-static gchar *
-caps_string_with_rate (const gchar * format, gint width, gint height,
-    const gchar * rate)
-{
-  return g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
-      "framerate=%s,pixel-aspect-ratio=1/1", format, width, height, rate);
-}
-
-static gchar *
-caps_string (const gchar * format, gint width, gint height)
-{
-  return caps_string_with_rate (format, width, height, "30/1");
-}
-
-/* @rate: "30/1", or "0/1" for none. */
-static void
-fixture_start_with_rate (Fixture * f, GstElement * element,
-    const gchar * format, gint width, gint height, const gchar * rate)
-{
-  gchar *caps = caps_string_with_rate (format, width, height, rate);
-
-  f->element = element;
-  f->bus = gst_bus_new ();
-  gst_element_set_bus (element, f->bus);
-  f->h = gst_harness_new_with_element (element, "sink", "src");
-  gst_harness_set_src_caps_str (f->h, caps);
-  g_free (caps);
-}
-
-static void
-fixture_start (Fixture * f, GstElement * element, const gchar * format,
-    gint width, gint height)
-{
-  fixture_start_with_rate (f, element, format, width, height, "30/1");
-}
-
-static void
-fixture_stop (Fixture * f)
-{
-  gst_harness_teardown (f->h);
-  gst_element_set_bus (f->element, NULL);
-  gst_object_unref (f->bus);
-  gst_object_unref (f->element);
-}
-
-/* Asks the element(s) for every frame still held (a DRAIN query, as a
- * decoder upstream would send); they are pushed before it returns. */
-static void
-drain (GstHarness * h)
-{
-  GstQuery *query = gst_query_new_drain ();
-
-  /* The answer comes from the harness's sink; only the draining counts. */
-  gst_pad_peer_query (h->srcpad, query);
-  gst_query_unref (query);
-}
-
-/* gst_harness_push_and_pull () for an element that may hold one frame:
- * the push must succeed, and after draining exactly one output is there. */
-static GstBuffer *
-push_and_pull (GstHarness * h, GstBuffer * in)
-{
-  guint before = gst_harness_buffers_received (h);
-
-  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
-  drain (h);
-  fail_unless_equals_int (gst_harness_buffers_received (h), before + 1);
-  return gst_harness_pull (h);
+  return ce_test_new_element ("cudaupscale", backend);
 }
 
 /* ---- frames ---- */
-
-static GstBuffer *
-random_frame (const gchar * format, gint width, gint height, guint32 seed,
-    GstVideoInfo * info)
-{
-  GstBuffer *buf;
-  GstMapInfo map;
-  GRand *rand = g_rand_new_with_seed (seed);
-  gsize i;
-
-  gst_video_info_set_format (info, gst_video_format_from_string (format),
-      width, height);
-  buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (info), NULL);
-  gst_buffer_map (buf, &map, GST_MAP_WRITE);
-  for (i = 0; i < map.size; i++)
-    map.data[i] = g_rand_int_range (rand, 0, 256);
-  gst_buffer_unmap (buf, &map);
-  g_rand_free (rand);
-  return buf;
-}
 
 /* A frame from packed bytes (W * bpp per row), in the default layout. */
 static GstBuffer *
@@ -233,52 +117,19 @@ reference_output (GstBuffer * buf, GstVideoInfo * info)
   return out;
 }
 
-/* Exact comparison of an output buffer (strides from its video meta or
- * the default layout) with packed rows of @width * bpp bytes. */
 static void
-assert_output_equals (GstBuffer * out, const gchar * format,
-    const guint8 * expected, gint width, gint height)
-{
-  GstVideoInfo info;
-  GstVideoFrame frame;
-  const guint8 *data;
-  gint stride, y, bpp = format_bpp (format);
-  gsize row = (gsize) width * bpp;
-
-  gst_video_info_set_format (&info, gst_video_format_from_string (format),
-      width, height);
-  fail_unless (gst_video_frame_map (&frame, &info, out, GST_MAP_READ));
-  data = GST_VIDEO_FRAME_PLANE_DATA (&frame, 0);
-  stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
-  for (y = 0; y < height; y++) {
-    const guint8 *got = data + (gsize) y * stride;
-    const guint8 *exp = expected + (gsize) y * row;
-    if (memcmp (got, exp, row) != 0) {
-      gsize x = 0;
-      while (got[x] == exp[x])
-        x++;
-      gst_video_frame_unmap (&frame);
-      fail ("%s %dx%d output differs at byte %" G_GSIZE_FORMAT " (pixel %"
-          G_GSIZE_FORMAT ") of row %d: expected %d, got %d", format, width,
-          height, x, x / bpp, y, exp[x], got[x]);
-    }
-  }
-  gst_video_frame_unmap (&frame);
-}
-
-static void
-push_and_compare (Fixture * f, const gchar * format, gint width, gint height,
-    guint32 seed)
+push_and_compare (CeTestFixture * f, const gchar * format, gint width,
+    gint height, guint32 seed)
 {
   GstVideoInfo info;
   GstBuffer *in, *out;
   guint8 *expected;
 
-  in = random_frame (format, width, height, seed, &info);
+  in = ce_test_random_frame (format, width, height, seed, &info);
   expected = reference_output (in, &info);
-  out = push_and_pull (f->h, in);
+  out = ce_test_push_and_pull (f->h, in);
   fail_unless (out != NULL);
-  assert_output_equals (out, format, expected, 2 * width, 2 * height);
+  ce_test_assert_output_equals (out, format, expected, 2 * width, 2 * height);
   gst_buffer_unref (out);
   g_free (expected);
 }
@@ -286,11 +137,11 @@ push_and_compare (Fixture * f, const gchar * format, gint width, gint height,
 static void
 check_format_size (const gchar * format, gint width, gint height)
 {
-  Fixture f;
+  CeTestFixture f;
 
-  fixture_start (&f, new_upscale (NULL), format, width, height);
+  ce_test_fixture_start (&f, new_upscale (NULL), format, width, height);
   push_and_compare (&f, format, width, height, 4321 + width + height);
-  fixture_stop (&f);
+  ce_test_fixture_stop (&f);
 }
 
 /* Pushes a frame of packed @in bytes and compares with @expected. */
@@ -298,37 +149,16 @@ static void
 check_known_answer (const gchar * format, gint width, gint height,
     const guint8 * in, const guint8 * expected)
 {
-  Fixture f;
+  CeTestFixture f;
   GstBuffer *out;
 
-  fixture_start (&f, new_upscale (NULL), format, width, height);
-  out = push_and_pull (f.h, frame_from_bytes (format, width,
+  ce_test_fixture_start (&f, new_upscale (NULL), format, width, height);
+  out = ce_test_push_and_pull (f.h, frame_from_bytes (format, width,
           height, in));
   fail_unless (out != NULL);
-  assert_output_equals (out, format, expected, 2 * width, 2 * height);
+  ce_test_assert_output_equals (out, format, expected, 2 * width, 2 * height);
   gst_buffer_unref (out);
-  fixture_stop (&f);
-}
-
-static GstStructure *
-get_stats (GstElement * e)
-{
-  GstStructure *s = NULL;
-
-  g_object_get (e, "stats", &s, NULL);
-  fail_unless (s != NULL);
-  return s;
-}
-
-static guint64
-stats_u64 (GstElement * e, const gchar * field)
-{
-  GstStructure *s = get_stats (e);
-  guint64 v = 0;
-
-  fail_unless (gst_structure_get_uint64 (s, field, &v), "no %s", field);
-  gst_structure_free (s);
-  return v;
+  ce_test_fixture_stop (&f);
 }
 
 /* ---- known answers (SPEC section 3, worked by hand) ----
@@ -485,7 +315,7 @@ static void
 check_custom_layout (const gchar * format, gint width, gint height,
     gint extra_stride)
 {
-  Fixture f;
+  CeTestFixture f;
   GstVideoInfo info;
   GstBuffer *in, *out;
   gsize offset[GST_VIDEO_MAX_PLANES] = { 160, };
@@ -511,13 +341,13 @@ check_custom_layout (const gchar * format, gint width, gint height,
 
   expected = reference_output (in, &info);
 
-  fixture_start (&f, new_upscale (NULL), format, width, height);
-  out = push_and_pull (f.h, in);
+  ce_test_fixture_start (&f, new_upscale (NULL), format, width, height);
+  out = ce_test_push_and_pull (f.h, in);
   fail_unless (out != NULL);
-  assert_output_equals (out, format, expected, 2 * width, 2 * height);
+  ce_test_assert_output_equals (out, format, expected, 2 * width, 2 * height);
   gst_buffer_unref (out);
   g_free (expected);
-  fixture_stop (&f);
+  ce_test_fixture_stop (&f);
 }
 
 GST_START_TEST (test_odd_width_with_padded_stride_from_video_meta)
@@ -541,15 +371,16 @@ GST_END_TEST;
 static void
 check_n_buffers_in_n_out (const gchar * rate)
 {
-  Fixture f;
+  CeTestFixture f;
   const guint n = 12;
   guint i;
   GstVideoInfo info;
   guint8 *expected[12];
 
-  fixture_start_with_rate (&f, new_upscale (NULL), "BGRA", 32, 24, rate);
+  ce_test_fixture_start_with_rate (&f, new_upscale (NULL), "BGRA", 32, 24,
+      rate);
   for (i = 0; i < n; i++) {
-    GstBuffer *in = random_frame ("BGRA", 32, 24, i, &info);
+    GstBuffer *in = ce_test_random_frame ("BGRA", 32, 24, i, &info);
     expected[i] = reference_output (in, &info);
     GST_BUFFER_PTS (in) = i * 33 * GST_MSECOND + 7;
     GST_BUFFER_DTS (in) = i * 33 * GST_MSECOND;
@@ -580,13 +411,13 @@ check_n_buffers_in_n_out (const gchar * rate)
     fail_unless_equals_int (GST_BUFFER_FLAGS (out) & (GST_BUFFER_FLAG_DISCONT
             | GST_BUFFER_FLAG_DELTA_UNIT | GST_BUFFER_FLAG_MARKER), want);
     fail_unless (gst_buffer_get_size (out) >= 64 * 48 * 4);
-    assert_output_equals (out, "BGRA", expected[i], 64, 48);
+    ce_test_assert_output_equals (out, "BGRA", expected[i], 64, 48);
     gst_buffer_unref (out);
     g_free (expected[i]);
   }
   fail_unless (gst_harness_try_pull (f.h) == NULL);
-  fail_unless_equals_uint64 (stats_u64 (f.element, "frames"), n);
-  fixture_stop (&f);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames"), n);
+  ce_test_fixture_stop (&f);
 }
 
 GST_START_TEST (test_n_buffers_in_n_out_with_metadata)
@@ -603,49 +434,40 @@ GST_START_TEST (test_n_buffers_in_n_out_without_framerate)
 
 GST_END_TEST;
 
-/* Whether @e runs on CUDA now. */
-static gboolean
-runs_on_cuda (GstElement * e)
-{
-  GstStructure *s = get_stats (e);
-  gboolean ret = g_str_equal (gst_structure_get_string (s, "backend"),
-      "cuda");
-
-  gst_structure_free (s);
-  return ret;
-}
-
 GST_START_TEST (test_latency_is_one_frame_when_pipelined)
 {
-  Fixture f;
+  CeTestFixture f;
 
   /* 25/1: one frame is 40 ms, on CUDA only. */
-  fixture_start_with_rate (&f, new_upscale (NULL), "GRAY8", 64, 48, "25/1");
+  ce_test_fixture_start_with_rate (&f, new_upscale (NULL), "GRAY8", 64, 48,
+      "25/1");
   fail_unless_equals_uint64 (gst_harness_query_latency (f.h),
-      runs_on_cuda (f.element) ? 40 * GST_MSECOND : 0);
-  fixture_stop (&f);
+      ce_test_runs_on_cuda (f.element) ? 40 * GST_MSECOND : 0);
+  ce_test_fixture_stop (&f);
 
   /* Without a frame rate nothing is held back. */
-  fixture_start_with_rate (&f, new_upscale (NULL), "GRAY8", 64, 48, "0/1");
+  ce_test_fixture_start_with_rate (&f, new_upscale (NULL), "GRAY8", 64, 48,
+      "0/1");
   fail_unless_equals_uint64 (gst_harness_query_latency (f.h), 0);
-  fixture_stop (&f);
+  ce_test_fixture_stop (&f);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_flush_mid_stream_then_more_buffers)
 {
-  Fixture f;
+  CeTestFixture f;
   GstVideoInfo info;
   GstSegment segment;
   GstBuffer *out;
   guint8 *expected[3];
   guint i, before = 0;
 
-  fixture_start (&f, new_upscale (NULL), "RGBx", 40, 30);
+  ce_test_fixture_start (&f, new_upscale (NULL), "RGBx", 40, 30);
   for (i = 0; i < 3; i++)
-    fail_unless_equals_int (gst_harness_push (f.h, random_frame ("RGBx", 40,
-                30, 10 + i, &info)), GST_FLOW_OK);
+    fail_unless_equals_int (gst_harness_push (f.h,
+            ce_test_random_frame ("RGBx", 40, 30, 10 + i, &info)),
+        GST_FLOW_OK);
   while ((out = gst_harness_try_pull (f.h)) != NULL) {
     before++;
     gst_buffer_unref (out);
@@ -659,7 +481,7 @@ GST_START_TEST (test_flush_mid_stream_then_more_buffers)
   fail_unless (gst_harness_push_event (f.h, gst_event_new_segment (&segment)));
 
   for (i = 0; i < 3; i++) {
-    GstBuffer *in = random_frame ("RGBx", 40, 30, 20 + i, &info);
+    GstBuffer *in = ce_test_random_frame ("RGBx", 40, 30, 20 + i, &info);
 
     expected[i] = reference_output (in, &info);
     fail_unless_equals_int (gst_harness_push (f.h, in), GST_FLOW_OK);
@@ -668,23 +490,23 @@ GST_START_TEST (test_flush_mid_stream_then_more_buffers)
   for (i = 0; i < 3; i++) {
     out = gst_harness_pull (f.h);
     fail_unless (out != NULL);
-    assert_output_equals (out, "RGBx", expected[i], 80, 60);
+    ce_test_assert_output_equals (out, "RGBx", expected[i], 80, 60);
     gst_buffer_unref (out);
     g_free (expected[i]);
   }
   fail_unless (gst_harness_try_pull (f.h) == NULL);
-  fixture_stop (&f);
+  ce_test_fixture_stop (&f);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_eos_passes)
 {
-  Fixture f;
+  CeTestFixture f;
   GstEvent *ev;
   gboolean seen = FALSE;
 
-  fixture_start (&f, new_upscale (NULL), "GRAY8", 16, 16);
+  ce_test_fixture_start (&f, new_upscale (NULL), "GRAY8", 16, 16);
   push_and_compare (&f, "GRAY8", 16, 16, 3);
   fail_unless (gst_harness_push_event (f.h, gst_event_new_eos ()));
   while ((ev = gst_harness_try_pull_event (f.h))) {
@@ -693,7 +515,7 @@ GST_START_TEST (test_eos_passes)
     gst_event_unref (ev);
   }
   fail_unless (seen);
-  fixture_stop (&f);
+  ce_test_fixture_stop (&f);
 }
 
 GST_END_TEST;
@@ -731,22 +553,22 @@ assert_caps_empty (GstCaps * caps)
 
 GST_START_TEST (test_output_caps_double_size_same_format_rate_par)
 {
-  Fixture f;
+  CeTestFixture f;
   GstCaps *caps, *want;
   GstVideoInfo info;
 
-  fixture_start (&f, new_upscale (NULL), "ARGB", 64, 36);
+  ce_test_fixture_start (&f, new_upscale (NULL), "ARGB", 64, 36);
   gst_harness_set_src_caps_str (f.h, "video/x-raw,format=ARGB,width=64,"
       "height=36,framerate=25/2,pixel-aspect-ratio=4/3");
-  gst_buffer_unref (push_and_pull (f.h, random_frame ("ARGB", 64,
-              36, 1, &info)));
+  gst_buffer_unref (ce_test_push_and_pull (f.h,
+          ce_test_random_frame ("ARGB", 64, 36, 1, &info)));
   caps = gst_pad_get_current_caps (f.h->sinkpad);
   want = gst_caps_from_string ("video/x-raw,format=ARGB,width=128,height=72,"
       "framerate=25/2,pixel-aspect-ratio=4/3");
   assert_caps_subset (caps, want);
   gst_caps_unref (caps);
   gst_caps_unref (want);
-  fixture_stop (&f);
+  ce_test_fixture_stop (&f);
 }
 
 GST_END_TEST;
@@ -807,7 +629,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_odd_downstream_size_fails_not_negotiated)
 {
-  Fixture f;
+  CeTestFixture f;
   GstVideoInfo info;
   GstElement *e = new_upscale (NULL);
 
@@ -819,10 +641,11 @@ GST_START_TEST (test_odd_downstream_size_fails_not_negotiated)
       "video/x-raw,format=RGBA,width=641,height=480");
   gst_harness_set_src_caps_str (f.h,
       "video/x-raw,format=RGBA,width=320,height=240,framerate=30/1");
-  fail_unless_equals_int (gst_harness_push (f.h, random_frame ("RGBA", 320,
-              240, 1, &info)), GST_FLOW_NOT_NEGOTIATED);
+  fail_unless_equals_int (gst_harness_push (f.h,
+          ce_test_random_frame ("RGBA", 320, 240, 1, &info)),
+      GST_FLOW_NOT_NEGOTIATED);
   fail_unless_equals_int (gst_harness_buffers_received (f.h), 0);
-  fixture_stop (&f);
+  ce_test_fixture_stop (&f);
 }
 
 GST_END_TEST;
@@ -832,7 +655,7 @@ GST_END_TEST;
  * downstream what it takes, fixate, stream. */
 GST_START_TEST (test_downstream_constrained_size_negotiates_upstream_size)
 {
-  Fixture f;
+  CeTestFixture f;
   GstCaps *caps, *current;
   GstStructure *s;
   gint w = 0, h = 0;
@@ -852,7 +675,7 @@ GST_START_TEST (test_downstream_constrained_size_negotiates_upstream_size)
   fail_unless_equals_int (w, 320);
   fail_unless_equals_int (h, 240);
   format = gst_structure_get_string (s, "format");
-  str = caps_string (format, w, h);
+  str = ce_test_caps_string (format, w, h);
   gst_harness_set_src_caps_str (f.h, str);
   push_and_compare (&f, format, w, h, 9);
 
@@ -865,40 +688,40 @@ GST_START_TEST (test_downstream_constrained_size_negotiates_upstream_size)
   gst_caps_unref (current);
   gst_caps_unref (caps);
   g_free (str);
-  fixture_stop (&f);
+  ce_test_fixture_stop (&f);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_renegotiation_to_another_size_and_format)
 {
-  Fixture f;
+  CeTestFixture f;
   gchar *str;
 
-  fixture_start (&f, new_upscale (NULL), "GRAY8", 64, 48);
+  ce_test_fixture_start (&f, new_upscale (NULL), "GRAY8", 64, 48);
   push_and_compare (&f, "GRAY8", 64, 48, 1);
 
-  str = caps_string ("xRGB", 33, 17);
+  str = ce_test_caps_string ("xRGB", 33, 17);
   gst_harness_set_src_caps_str (f.h, str);
   g_free (str);
   push_and_compare (&f, "xRGB", 33, 17, 2);
 
-  str = caps_string ("GRAY8", 5, 3);
+  str = ce_test_caps_string ("GRAY8", 5, 3);
   gst_harness_set_src_caps_str (f.h, str);
   g_free (str);
   push_and_compare (&f, "GRAY8", 5, 3, 3);
-  fixture_stop (&f);
+  ce_test_fixture_stop (&f);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_too_small_buffer_is_an_error)
 {
-  Fixture f;
+  CeTestFixture f;
   GstMessage *msg;
   GError *err = NULL;
 
-  fixture_start (&f, new_upscale (NULL), "RGBA", 64, 48);
+  ce_test_fixture_start (&f, new_upscale (NULL), "RGBA", 64, 48);
   fail_unless_equals_int (gst_harness_push (f.h,
           gst_buffer_new_allocate (NULL, 64 * 48, NULL)), GST_FLOW_ERROR);
   msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_ERROR);
@@ -908,7 +731,7 @@ GST_START_TEST (test_too_small_buffer_is_an_error)
           GST_STREAM_ERROR_FORMAT), "got %s", err->message);
   g_error_free (err);
   gst_message_unref (msg);
-  fixture_stop (&f);
+  ce_test_fixture_stop (&f);
 }
 
 GST_END_TEST;
@@ -919,9 +742,9 @@ static void
 check_upscale_then_edge (const gchar * format, gint w, gint h)
 {
   gchar *desc = g_strdup_printf ("cudaupscale backend=%s ! cudaedge "
-      "backend=%s", test_backend (), test_backend ());
+      "backend=%s", ce_test_backend (), ce_test_backend ());
   GstHarness *h2 = gst_harness_new_parse (desc);
-  gchar *caps = caps_string (format, w, h);
+  gchar *caps = ce_test_caps_string (format, w, h);
   GstVideoInfo info;
   GstBuffer *in, *out;
   guint8 *up, *expected;
@@ -932,7 +755,7 @@ check_upscale_then_edge (const gchar * format, gint w, gint h)
 
   fail_unless (h2 != NULL);
   gst_harness_set_src_caps_str (h2, caps);
-  in = random_frame (format, w, h, 77, &info);
+  in = ce_test_random_frame (format, w, h, 77, &info);
   up = reference_output (in, &info);
   expected = g_malloc ((gsize) 4 * w * h);
   ce_edge_params_init (&params);
@@ -952,9 +775,9 @@ check_upscale_then_edge (const gchar * format, gint w, gint h)
     g_free (edge);
   }
 
-  out = push_and_pull (h2, in);
+  out = ce_test_push_and_pull (h2, in);
   fail_unless (out != NULL);
-  assert_output_equals (out, "GRAY8", expected, 2 * w, 2 * h);
+  ce_test_assert_output_equals (out, "GRAY8", expected, 2 * w, 2 * h);
   gst_buffer_unref (out);
   g_free (up);
   g_free (expected);
@@ -977,7 +800,7 @@ GST_START_TEST (test_backend_cuda_errors_without_gpu_or_works_with_one)
 {
   GstElement *e = new_upscale ("cuda");
 
-  if (!have_cuda_device ()) {
+  if (!ce_test_have_cuda_device ()) {
     GstBus *bus = gst_bus_new ();
     GstMessage *msg;
     GError *err = NULL;
@@ -998,16 +821,16 @@ GST_START_TEST (test_backend_cuda_errors_without_gpu_or_works_with_one)
     gst_object_unref (bus);
     gst_object_unref (e);
   } else {
-    Fixture f;
+    CeTestFixture f;
     GstStructure *s;
 
-    fixture_start (&f, e, "RGBA", 641, 481);
+    ce_test_fixture_start (&f, e, "RGBA", 641, 481);
     push_and_compare (&f, "RGBA", 641, 481, 8);
-    s = get_stats (f.element);
+    s = ce_test_get_stats (f.element);
     fail_unless_equals_string (gst_structure_get_string (s, "backend"),
         "cuda");
     gst_structure_free (s);
-    fixture_stop (&f);
+    ce_test_fixture_stop (&f);
   }
 }
 
@@ -1015,54 +838,39 @@ GST_END_TEST;
 
 GST_START_TEST (test_backend_auto_picks_cuda_or_falls_back_to_cpu)
 {
-  Fixture f;
+  CeTestFixture f;
   GstStructure *s;
 
-  fixture_start (&f, new_upscale ("auto"), "GRAY8", 40, 30);
+  ce_test_fixture_start (&f, new_upscale ("auto"), "GRAY8", 40, 30);
   push_and_compare (&f, "GRAY8", 40, 30, 4);
-  s = get_stats (f.element);
+  s = ce_test_get_stats (f.element);
   fail_unless_equals_string (gst_structure_get_string (s, "backend"),
-      have_cuda_device ()? "cuda" : "cpu");
+      ce_test_have_cuda_device ()? "cuda" : "cpu");
   gst_structure_free (s);
-  fixture_stop (&f);
+  ce_test_fixture_stop (&f);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_backend_is_ready_only)
 {
-  Fixture f;
+  CeTestFixture f;
   gint backend = -1;
 
-  fixture_start (&f, new_upscale ("cpu"), "GRAY8", 8, 8);
+  ce_test_fixture_start (&f, new_upscale ("cpu"), "GRAY8", 8, 8);
   gst_util_set_object_arg (G_OBJECT (f.element), "backend", "cuda");
   g_object_get (f.element, "backend", &backend, NULL);
   fail_unless_equals_int (backend, 2 /* cpu */ );
-  fixture_stop (&f);
+  ce_test_fixture_stop (&f);
 }
 
 GST_END_TEST;
 
 /* ---- check ---- */
 
-static void
-push_frames (Fixture * f, const gchar * format, gint w, gint h, guint n,
-    GstFlowReturn * last)
-{
-  GstVideoInfo info;
-  guint i;
-
-  for (i = 0; i < n; i++) {
-    *last = gst_harness_push (f->h, random_frame (format, w, h, 40 + i,
-            &info));
-    if (*last != GST_FLOW_OK)
-      return;
-  }
-}
-
 GST_START_TEST (test_check_mismatch_posts_message_and_warning)
 {
-  Fixture f;
+  CeTestFixture f;
   GstElement *e = new_upscale (NULL);
   GstFlowReturn ret;
   GstMessage *msg;
@@ -1075,12 +883,12 @@ GST_START_TEST (test_check_mismatch_posts_message_and_warning)
 
   g_setenv (CORRUPT_ENV, "1", TRUE);
   g_object_set (e, "check", TRUE, NULL);
-  fixture_start (&f, e, "RGBA", 48, 32);
+  ce_test_fixture_start (&f, e, "RGBA", 48, 32);
   g_unsetenv (CORRUPT_ENV);     /* read at start */
 
-  push_frames (&f, "RGBA", 48, 32, 3, &ret);
+  ce_test_push_frames (&f, "RGBA", 48, 32, 3, &ret);
   fail_unless_equals_int (ret, GST_FLOW_OK);
-  drain (f.h);
+  ce_test_drain (f.h);
   fail_unless_equals_int (gst_harness_buffers_received (f.h), 3);
 
   msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_ELEMENT);
@@ -1096,7 +904,7 @@ GST_START_TEST (test_check_mismatch_posts_message_and_warning)
   fail_unless_equals_int (x, 0);
   fail_unless_equals_int (y, 0);
 
-  frame1 = random_frame ("RGBA", 48, 32, 41, &info);
+  frame1 = ce_test_random_frame ("RGBA", 48, 32, 41, &info);
   ref = reference_output (frame1, &info);
   fail_unless_equals_int (expected, ref[0]);
   fail_unless_equals_int (got, ref[0] ^ 0xff);
@@ -1110,16 +918,17 @@ GST_START_TEST (test_check_mismatch_posts_message_and_warning)
   msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_ERROR);
   fail_if (msg != NULL, "check-fail=warn posted an error");
 
-  fail_unless_equals_uint64 (stats_u64 (f.element, "frames-checked"), 3);
-  fail_unless_equals_uint64 (stats_u64 (f.element, "mismatches"), 1);
-  fixture_stop (&f);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames-checked"),
+      3);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "mismatches"), 1);
+  ce_test_fixture_stop (&f);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_check_fail_error_posts_error)
 {
-  Fixture f;
+  CeTestFixture f;
   GstElement *e = new_upscale (NULL);
   GstFlowReturn ret;
   GstMessage *msg;
@@ -1127,10 +936,10 @@ GST_START_TEST (test_check_fail_error_posts_error)
   g_setenv (CORRUPT_ENV, "2", TRUE);
   gst_util_set_object_arg (G_OBJECT (e), "check-fail", "error");
   g_object_set (e, "check", TRUE, NULL);
-  fixture_start (&f, e, "GRAY8", 20, 20);
+  ce_test_fixture_start (&f, e, "GRAY8", 20, 20);
   g_unsetenv (CORRUPT_ENV);
 
-  push_frames (&f, "GRAY8", 20, 20, 4, &ret);
+  ce_test_push_frames (&f, "GRAY8", 20, 20, 4, &ret);
   fail_unless_equals_int (ret, GST_FLOW_ERROR);
   fail_unless_equals_int (gst_harness_buffers_received (f.h), 2);
 
@@ -1141,46 +950,48 @@ GST_START_TEST (test_check_fail_error_posts_error)
   msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_ERROR);
   fail_unless (msg != NULL, "no error");
   gst_message_unref (msg);
-  fixture_stop (&f);
+  ce_test_fixture_stop (&f);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_check_interval_counts_checked_frames)
 {
-  Fixture f;
+  CeTestFixture f;
   GstElement *e = new_upscale (NULL);
   GstFlowReturn ret;
-  gboolean cpu = g_str_equal (test_backend (), "cpu")
-      || (g_str_equal (test_backend (), "auto") && !have_cuda_device ());
+  gboolean cpu = g_str_equal (ce_test_backend (), "cpu")
+      || (g_str_equal (ce_test_backend (), "auto")
+      && !ce_test_have_cuda_device ());
 
   g_object_set (e, "check", TRUE, "check-interval", 3, NULL);
-  fixture_start (&f, e, "xBGR", 24, 24);
-  push_frames (&f, "xBGR", 24, 24, 7, &ret);
+  ce_test_fixture_start (&f, e, "xBGR", 24, 24);
+  ce_test_push_frames (&f, "xBGR", 24, 24, 7, &ret);
   fail_unless_equals_int (ret, GST_FLOW_OK);
-  drain (f.h);
-  fail_unless_equals_uint64 (stats_u64 (f.element, "frames"), 7);
-  fail_unless_equals_uint64 (stats_u64 (f.element, "frames-checked"),
+  ce_test_drain (f.h);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames"), 7);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames-checked"),
       cpu ? 0 : 3);
-  fail_unless_equals_uint64 (stats_u64 (f.element, "mismatches"), 0);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "mismatches"), 0);
   fail_if (gst_bus_pop_filtered (f.bus, GST_MESSAGE_ELEMENT |
           GST_MESSAGE_WARNING | GST_MESSAGE_ERROR) != NULL,
       "unexpected check message");
-  fixture_stop (&f);
+  ce_test_fixture_stop (&f);
 
   /* With the test hook set (to a frame never reached), the CPU compares
    * against a second reference too. */
   g_setenv (CORRUPT_ENV, "1000", TRUE);
   e = new_upscale (NULL);
   g_object_set (e, "check", TRUE, "check-interval", 3, NULL);
-  fixture_start (&f, e, "xBGR", 24, 24);
+  ce_test_fixture_start (&f, e, "xBGR", 24, 24);
   g_unsetenv (CORRUPT_ENV);
-  push_frames (&f, "xBGR", 24, 24, 7, &ret);
+  ce_test_push_frames (&f, "xBGR", 24, 24, 7, &ret);
   fail_unless_equals_int (ret, GST_FLOW_OK);
-  drain (f.h);
-  fail_unless_equals_uint64 (stats_u64 (f.element, "frames-checked"), 3);
-  fail_unless_equals_uint64 (stats_u64 (f.element, "mismatches"), 0);
-  fixture_stop (&f);
+  ce_test_drain (f.h);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames-checked"),
+      3);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "mismatches"), 0);
+  ce_test_fixture_stop (&f);
 }
 
 GST_END_TEST;
@@ -1191,7 +1002,7 @@ GST_END_TEST;
 static void
 check_cuda_failure_at_frame_3 (const gchar * backend, const gchar * rate)
 {
-  Fixture f;
+  CeTestFixture f;
   GstElement *e = new_upscale (backend);
   GstVideoInfo info;
   GstMessage *msg;
@@ -1201,12 +1012,12 @@ check_cuda_failure_at_frame_3 (const gchar * backend, const gchar * rate)
   guint i;
 
   g_setenv (CUDA_FAIL_ENV, "3", TRUE);
-  fixture_start_with_rate (&f, e, "RGBA", 96, 64, rate);
+  ce_test_fixture_start_with_rate (&f, e, "RGBA", 96, 64, rate);
   g_unsetenv (CUDA_FAIL_ENV);   /* read at start */
-  fail_unless (runs_on_cuda (f.element));
+  fail_unless (ce_test_runs_on_cuda (f.element));
 
   for (i = 0; i < 8 && ret == GST_FLOW_OK; i++) {
-    GstBuffer *in = random_frame ("RGBA", 96, 64, 60 + i, &info);
+    GstBuffer *in = ce_test_random_frame ("RGBA", 96, 64, 60 + i, &info);
 
     expected[i] = reference_output (in, &info);
     GST_BUFFER_PTS (in) = i * GST_SECOND / 25;
@@ -1222,7 +1033,7 @@ check_cuda_failure_at_frame_3 (const gchar * backend, const gchar * rate)
     fail_unless (gst_harness_buffers_received (f.h) <= 3);
     while (i-- > 0)
       g_free (expected[i]);
-    fixture_stop (&f);
+    ce_test_fixture_stop (&f);
     return;
   }
 
@@ -1234,7 +1045,7 @@ check_cuda_failure_at_frame_3 (const gchar * backend, const gchar * rate)
     GstBuffer *out = gst_harness_pull (f.h);
 
     fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * GST_SECOND / 25);
-    assert_output_equals (out, "RGBA", expected[i], 192, 128);
+    ce_test_assert_output_equals (out, "RGBA", expected[i], 192, 128);
     gst_buffer_unref (out);
     g_free (expected[i]);
   }
@@ -1243,28 +1054,18 @@ check_cuda_failure_at_frame_3 (const gchar * backend, const gchar * rate)
   gst_message_unref (msg);
   fail_if (gst_bus_pop_filtered (f.bus, GST_MESSAGE_ERROR) != NULL);
 
-  s = get_stats (f.element);
+  s = ce_test_get_stats (f.element);
   fail_unless_equals_string (gst_structure_get_string (s, "backend"), "cpu");
   gst_structure_free (s);
-  fail_unless_equals_uint64 (stats_u64 (f.element, "frames"), 8);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames"), 8);
   /* No frame in flight any more. */
   fail_unless_equals_uint64 (gst_harness_query_latency (f.h), 0);
-  fixture_stop (&f);
-}
-
-static gboolean
-skip_without_cuda (void)
-{
-  if (g_str_equal (test_backend (), "cpu") || !have_cuda_device ()) {
-    GST_INFO ("skipped: needs the CUDA backend");
-    return TRUE;
-  }
-  return FALSE;
+  ce_test_fixture_stop (&f);
 }
 
 GST_START_TEST (test_cuda_failure_falls_back_to_cpu_without_losing_frames)
 {
-  if (skip_without_cuda ())
+  if (ce_test_skip_without_cuda ())
     return;
   check_cuda_failure_at_frame_3 ("auto", "25/1");
   check_cuda_failure_at_frame_3 ("auto", "0/1");
@@ -1274,7 +1075,7 @@ GST_END_TEST;
 
 GST_START_TEST (test_cuda_failure_with_backend_cuda_is_an_error)
 {
-  if (skip_without_cuda ())
+  if (ce_test_skip_without_cuda ())
     return;
   check_cuda_failure_at_frame_3 ("cuda", "25/1");
   check_cuda_failure_at_frame_3 ("cuda", "0/1");
@@ -1286,19 +1087,19 @@ GST_END_TEST;
 
 GST_START_TEST (test_stats_fields_present_and_counting)
 {
-  Fixture f;
+  CeTestFixture f;
   GstStructure *s;
   GstFlowReturn ret;
   const gchar *backend, *device;
   gdouble up = -1, kern = -1, down = -1;
   guint64 frames = 0;
 
-  fixture_start (&f, new_upscale (NULL), "RGBx", 64, 64);
-  push_frames (&f, "RGBx", 64, 64, 5, &ret);
+  ce_test_fixture_start (&f, new_upscale (NULL), "RGBx", 64, 64);
+  ce_test_push_frames (&f, "RGBx", 64, 64, 5, &ret);
   fail_unless_equals_int (ret, GST_FLOW_OK);
-  drain (f.h);
+  ce_test_drain (f.h);
 
-  s = get_stats (f.element);
+  s = ce_test_get_stats (f.element);
   fail_unless (gst_structure_has_name (s, "cudaupscale-stats"));
   fail_unless (gst_structure_get (s, "frames", G_TYPE_UINT64, &frames,
           "upload-us", G_TYPE_DOUBLE, &up, "kernel-us", G_TYPE_DOUBLE, &kern,
@@ -1314,18 +1115,18 @@ GST_START_TEST (test_stats_fields_present_and_counting)
   fail_unless (backend != NULL && device != NULL);
   if (g_str_equal (backend, "cpu")) {
     fail_unless_equals_string (device, "cpu");
-    fail_if (g_str_equal (test_backend (), "cuda"));
+    fail_if (g_str_equal (ce_test_backend (), "cuda"));
   } else {
     fail_unless_equals_string (backend, "cuda");
     fail_unless (*device != '\0');
   }
   gst_structure_free (s);
 
-  push_frames (&f, "RGBx", 64, 64, 2, &ret);
+  ce_test_push_frames (&f, "RGBx", 64, 64, 2, &ret);
   fail_unless_equals_int (ret, GST_FLOW_OK);
-  drain (f.h);
-  fail_unless_equals_uint64 (stats_u64 (f.element, "frames"), 7);
-  fixture_stop (&f);
+  ce_test_drain (f.h);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames"), 7);
+  ce_test_fixture_stop (&f);
 }
 
 GST_END_TEST;
@@ -1402,18 +1203,5 @@ cudaupscale_suite (void)
 int
 main (int argc, char **argv)
 {
-  gst_check_init (&argc, &argv);
-
-  if (g_str_equal (test_backend (), "cuda") && !have_cuda_device ()) {
-    int count = 0;
-    ce_status status = ce_cuda_device_count (&count);
-
-    g_print ("SKIP: no CUDA device (%s: %s); the element tests need one "
-        "with CUDAEDGE_TEST_BACKEND=cuda\n", ce_status_string (status),
-        ce_last_error ());
-    return 77;
-  }
-  g_print ("cudaupscale element tests on backend=%s\n", test_backend ());
-
-  return gst_check_run_suite (cudaupscale_suite (), "cudaupscale", __FILE__);
+  return ce_test_main (argc, argv, "cudaupscale", cudaupscale_suite, __FILE__);
 }

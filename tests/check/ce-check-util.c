@@ -1,0 +1,290 @@
+/* gst-cudaedge: helpers shared by the GstHarness tests of the elements
+ *
+ * Copyright (C) 2026 The gst-cudaedge authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * What test-cudaedge and test-cudaupscale both need: the backend choice,
+ * the harness fixture, frames and the element's stats.  Whatever depends
+ * on the element's own output (its reference, its known answers) stays in
+ * the test file.
+ */
+
+#include <string.h>
+
+#include "ce-check-util.h"
+
+#include "cudaedge-core.h"
+
+/* ---- backend ---- */
+
+/* The backend named by CUDAEDGE_TEST_BACKEND; "cpu" when unset, so that a
+ * plain run never needs a GPU. */
+const gchar *
+ce_test_backend (void)
+{
+  const gchar *b = g_getenv ("CUDAEDGE_TEST_BACKEND");
+
+  return (b && *b) ? b : "cpu";
+}
+
+gboolean
+ce_test_have_cuda_device (void)
+{
+  int count = 0;
+
+  return ce_cuda_device_count (&count) == CE_STATUS_OK && count > 0;
+}
+
+/* For the tests that mean something only on CUDA: TRUE (and they return at
+ * once) on the CPU backend or without a device. */
+gboolean
+ce_test_skip_without_cuda (void)
+{
+  if (g_str_equal (ce_test_backend (), "cpu") || !ce_test_have_cuda_device ()) {
+    GST_INFO ("skipped: needs the CUDA backend");
+    return TRUE;
+  }
+  return FALSE;
+}
+
+/* ---- fixture: element + harness + bus ---- */
+
+/* An element of @factory on @backend, or on ce_test_backend () when NULL. */
+GstElement *
+ce_test_new_element (const gchar * factory, const gchar * backend)
+{
+  GstElement *e = gst_element_factory_make (factory, NULL);
+
+  fail_unless (e != NULL, "%s not found; is GST_PLUGIN_PATH set?", factory);
+  gst_util_set_object_arg (G_OBJECT (e), "backend",
+      backend ? backend : ce_test_backend ());
+  return e;
+}
+
+gchar *
+ce_test_caps_string_with_rate (const gchar * format, gint width, gint height,
+    const gchar * rate)
+{
+  return g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
+      "framerate=%s,pixel-aspect-ratio=1/1", format, width, height, rate);
+}
+
+/* 30/1 by default: on CUDA a known frame rate keeps a frame in flight, the
+ * case the elements are built for. */
+gchar *
+ce_test_caps_string (const gchar * format, gint width, gint height)
+{
+  return ce_test_caps_string_with_rate (format, width, height, "30/1");
+}
+
+/* Starts @element (properties already set) in a harness with @format at
+ * frame rate @rate ("30/1", or "0/1" for none).  The fixture takes the
+ * reference to @element. */
+void
+ce_test_fixture_start_with_rate (CeTestFixture * f, GstElement * element,
+    const gchar * format, gint width, gint height, const gchar * rate)
+{
+  gchar *caps = ce_test_caps_string_with_rate (format, width, height, rate);
+
+  f->element = element;
+  f->bus = gst_bus_new ();
+  gst_element_set_bus (element, f->bus);
+  f->h = gst_harness_new_with_element (element, "sink", "src");
+  gst_harness_set_src_caps_str (f->h, caps);
+  g_free (caps);
+}
+
+void
+ce_test_fixture_start (CeTestFixture * f, GstElement * element,
+    const gchar * format, gint width, gint height)
+{
+  ce_test_fixture_start_with_rate (f, element, format, width, height, "30/1");
+}
+
+void
+ce_test_fixture_stop (CeTestFixture * f)
+{
+  gst_harness_teardown (f->h);
+  gst_element_set_bus (f->element, NULL);
+  gst_object_unref (f->bus);
+  gst_object_unref (f->element);
+}
+
+/* ---- pushing and pulling ---- */
+
+/* Asks the element(s) for every frame still held (a DRAIN query, as a
+ * decoder upstream would send); they are pushed before it returns. */
+void
+ce_test_drain (GstHarness * h)
+{
+  GstQuery *query = gst_query_new_drain ();
+
+  /* The answer comes from the harness's sink; only the draining counts. */
+  gst_pad_peer_query (h->srcpad, query);
+  gst_query_unref (query);
+}
+
+/* gst_harness_push_and_pull () for an element that may hold one frame:
+ * the push must succeed, and after draining exactly one output is there. */
+GstBuffer *
+ce_test_push_and_pull (GstHarness * h, GstBuffer * in)
+{
+  guint before = gst_harness_buffers_received (h);
+
+  fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  ce_test_drain (h);
+  fail_unless_equals_int (gst_harness_buffers_received (h), before + 1);
+  return gst_harness_pull (h);
+}
+
+/* Pushes @n random frames (seeds 40, 41, ...) and stops at the first push
+ * that fails; *@last is the last flow return.  Tests that count checked
+ * or corrupted frames rely on those seeds. */
+void
+ce_test_push_frames (CeTestFixture * f, const gchar * format, gint w, gint h,
+    guint n, GstFlowReturn * last)
+{
+  GstVideoInfo info;
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    *last = gst_harness_push (f->h, ce_test_random_frame (format, w, h, 40 + i,
+            &info));
+    if (*last != GST_FLOW_OK)
+      return;
+  }
+}
+
+/* ---- frames ---- */
+
+/* A frame of random bytes in the default layout; @info receives that
+ * layout, for computing the reference. */
+GstBuffer *
+ce_test_random_frame (const gchar * format, gint width, gint height,
+    guint32 seed, GstVideoInfo * info)
+{
+  GstBuffer *buf;
+  GstMapInfo map;
+  GRand *rand = g_rand_new_with_seed (seed);
+  gsize i;
+
+  gst_video_info_set_format (info, gst_video_format_from_string (format),
+      width, height);
+  buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (info), NULL);
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  for (i = 0; i < map.size; i++)
+    map.data[i] = g_rand_int_range (rand, 0, 256);
+  gst_buffer_unmap (buf, &map);
+  g_rand_free (rand);
+  return buf;
+}
+
+/* Exact comparison of plane 0 of an output buffer (strides from its video
+ * meta or the default layout) with packed rows of @width pixels.  Only
+ * packed single-plane formats come out of the elements, so the pixel
+ * stride of component 0 is the size of a pixel. */
+void
+ce_test_assert_output_equals (GstBuffer * out, const gchar * format,
+    const guint8 * expected, gint width, gint height)
+{
+  GstVideoInfo info;
+  GstVideoFrame frame;
+  const guint8 *data;
+  gint stride, y, bpp;
+  gsize row;
+
+  gst_video_info_set_format (&info, gst_video_format_from_string (format),
+      width, height);
+  bpp = GST_VIDEO_INFO_COMP_PSTRIDE (&info, 0);
+  row = (gsize) width * bpp;
+  fail_unless (gst_video_frame_map (&frame, &info, out, GST_MAP_READ));
+  data = GST_VIDEO_FRAME_PLANE_DATA (&frame, 0);
+  stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+  for (y = 0; y < height; y++) {
+    const guint8 *got = data + (gsize) y * stride;
+    const guint8 *exp = expected + (gsize) y * row;
+    if (memcmp (got, exp, row) != 0) {
+      gsize x = 0;
+      while (got[x] == exp[x])
+        x++;
+      gst_video_frame_unmap (&frame);
+      fail ("%s %dx%d output differs at byte %" G_GSIZE_FORMAT " (pixel %"
+          G_GSIZE_FORMAT ") of row %d: expected %d, got %d", format, width,
+          height, x, x / bpp, y, exp[x], got[x]);
+    }
+  }
+  gst_video_frame_unmap (&frame);
+}
+
+/* ---- stats ---- */
+
+GstStructure *
+ce_test_get_stats (GstElement * e)
+{
+  GstStructure *s = NULL;
+
+  g_object_get (e, "stats", &s, NULL);
+  fail_unless (s != NULL);
+  return s;
+}
+
+guint64
+ce_test_stats_u64 (GstElement * e, const gchar * field)
+{
+  GstStructure *s = ce_test_get_stats (e);
+  guint64 v = 0;
+
+  fail_unless (gst_structure_get_uint64 (s, field, &v), "no %s", field);
+  gst_structure_free (s);
+  return v;
+}
+
+/* Whether @e runs on CUDA now: with backend=auto that is known only once
+ * it has started, and it changes after a fallback. */
+gboolean
+ce_test_runs_on_cuda (GstElement * e)
+{
+  GstStructure *s = ce_test_get_stats (e);
+  gboolean ret = g_str_equal (gst_structure_get_string (s, "backend"),
+      "cuda");
+
+  gst_structure_free (s);
+  return ret;
+}
+
+/* ---- main ---- */
+
+/* Runs the suite of @make_suite, or exits 77 (SKIP for meson) when
+ * CUDAEDGE_TEST_BACKEND=cuda finds no device.  It says why out loud: a
+ * silent SKIP on the GPU machine would hide a broken driver.  @file is the
+ * caller's __FILE__, for gst_check_run_suite (). */
+int
+ce_test_main (int argc, char **argv, const gchar * name,
+    Suite * (*make_suite) (void), const gchar * file)
+{
+  gst_check_init (&argc, &argv);
+
+  if (g_str_equal (ce_test_backend (), "cuda")
+      && !ce_test_have_cuda_device ()) {
+    int count = 0;
+    ce_status status = ce_cuda_device_count (&count);
+
+    g_print ("SKIP: no CUDA device (%s: %s); the element tests need one "
+        "with CUDAEDGE_TEST_BACKEND=cuda\n", ce_status_string (status),
+        ce_last_error ());
+    return 77;
+  }
+  g_print ("%s element tests on backend=%s\n", name, ce_test_backend ());
+
+  return gst_check_run_suite (make_suite (), name, file);
+}
