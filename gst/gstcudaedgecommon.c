@@ -1559,6 +1559,18 @@ gst_ce_validate_input_buffer (GstElement * element, const GstVideoInfo * info,
   if (size < needed)
     goto too_small;
 
+  /* Only plane 0 is read, but a frame whose other planes (from its meta)
+   * lie outside the buffer cannot be mapped, and GstVideoFilter would then
+   * only warn and pass on an output never computed.  GstVideoFrame's own
+   * mapping is the judge. */
+  if (GST_VIDEO_INFO_N_PLANES (info) > 1) {
+    GstVideoFrame frame;
+
+    if (!gst_video_frame_map (&frame, info, buffer, GST_MAP_READ))
+      goto unmappable;
+    gst_video_frame_unmap (&frame);
+  }
+
   return TRUE;
 
   /* ERRORS */
@@ -1571,6 +1583,16 @@ meta_mismatch:
             meta->height,
             gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)), width,
             height));
+    return FALSE;
+  }
+unmappable:
+  {
+    GST_ELEMENT_ERROR (element, STREAM, FORMAT,
+        ("Input buffer's planes do not fit in the buffer."),
+        ("%s %ux%u: the video meta's plane offsets and strides reach past "
+            "the %" G_GSIZE_FORMAT " bytes of the buffer",
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)), width,
+            height, size));
     return FALSE;
   }
 too_small:

@@ -639,6 +639,29 @@ GST_START_TEST (test_video_meta_outside_buffer_is_an_error)
 
 GST_END_TEST;
 
+/* Plane 0 fits, but the meta puts the chroma planes past the end. */
+GST_START_TEST (test_video_meta_chroma_outside_buffer_is_an_error)
+{
+  CeTestFixture f;
+  GstBuffer *in;
+  gsize offset[GST_VIDEO_MAX_PLANES] = { 0, 64 * 48 * 4, 64 * 48 * 5, };
+  gint stride[GST_VIDEO_MAX_PLANES] = { 64, 32, 32, };
+  GstMessage *msg;
+
+  ce_test_fixture_start (&f, new_edge (NULL), "I420", 64, 48);
+  in = gst_buffer_new_allocate (NULL, 64 * 48 * 3 / 2, NULL);
+  gst_buffer_add_video_meta_full (in, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_FORMAT_I420, 64, 48, 3, offset, stride);
+  fail_unless_equals_int (gst_harness_push (f.h, in), GST_FLOW_ERROR);
+  msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL);
+  gst_message_unref (msg);
+  fail_unless_equals_int (gst_harness_buffers_received (f.h), 0);
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
 /* ---- backends ---- */
 
 GST_START_TEST (test_backend_cuda_errors_without_gpu_or_works_with_one)
@@ -1096,6 +1119,7 @@ cudaedge_suite (void)
   tcase_add_test (tc, test_renegotiation_to_another_size_and_format);
   tcase_add_test (tc, test_too_small_buffer_is_an_error);
   tcase_add_test (tc, test_video_meta_outside_buffer_is_an_error);
+  tcase_add_test (tc, test_video_meta_chroma_outside_buffer_is_an_error);
   tcase_add_test (tc, test_backend_cuda_errors_without_gpu_or_works_with_one);
   tcase_add_test (tc, test_backend_auto_picks_cuda_or_falls_back_to_cpu);
   tcase_add_test (tc, test_backend_is_ready_only);
