@@ -189,8 +189,9 @@ uint64_t ce_compare_u8 (const uint8_t * expected, size_t expected_stride,
 
 typedef struct ce_cuda_ctx ce_cuda_ctx;
 
-/* Mean times of the last frame, from CUDA events, in microseconds.  With
- * bands overlapping, each stage runs from its first start to its last end. */
+/* Times of one frame, from CUDA events, in microseconds: for each stage
+ * (upload, kernels, download) the sum of its bands' durations, so with
+ * bands overlapping the three can add up to more than the frame took. */
 typedef struct
 {
   double upload_us;

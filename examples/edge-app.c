@@ -168,9 +168,9 @@ main (int argc, char **argv)
   g_option_context_free (octx);
 
   if (argc == 2) {
-    gchar *quoted = g_strescape (argv[1], NULL);
-    source = g_strdup_printf ("filesrc location=\"%s\" ! decodebin", quoted);
-    g_free (quoted);
+    /* The file name is set as a property below, not spelled into the
+     * description, so that any byte in it survives. */
+    source = g_strdup ("filesrc name=file ! decodebin");
   } else {
     source = g_strdup ("videotestsrc num-buffers=90 pattern=ball "
         "! video/x-raw,width=640,height=480,framerate=30/1");
@@ -201,6 +201,12 @@ main (int argc, char **argv)
     g_clear_error (&err);
   }
 
+  if (argc == 2) {
+    GstElement *file = gst_bin_get_by_name (GST_BIN (app.pipeline), "file");
+
+    g_object_set (file, "location", argv[1], NULL);
+    gst_object_unref (file);
+  }
   app.edge = gst_bin_get_by_name (GST_BIN (app.pipeline), "edge");
   if (backend)
     gst_util_set_object_arg (G_OBJECT (app.edge), "backend", backend);
@@ -213,8 +219,21 @@ main (int argc, char **argv)
 
   if (gst_element_set_state (app.pipeline, GST_STATE_PLAYING) ==
       GST_STATE_CHANGE_FAILURE) {
-    g_printerr ("could not start the pipeline (see the error above)\n");
-    /* The error message, if any, is still on the bus. */
+    GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+
+    /* The bus watch never ran: say why here. */
+    if (msg) {
+      GError *err = NULL;
+      gchar *dbg = NULL;
+
+      gst_message_parse_error (msg, &err, &dbg);
+      g_printerr ("error from %s: %s\n%s\n", GST_OBJECT_NAME (msg->src),
+          err->message, dbg ? dbg : "");
+      g_clear_error (&err);
+      g_free (dbg);
+      gst_message_unref (msg);
+    }
+    g_printerr ("could not start the pipeline\n");
     app.status = 1;
   } else {
     g_main_loop_run (app.loop);

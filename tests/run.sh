@@ -8,7 +8,10 @@ cd "$(dirname "$0")/.."
 PKGS="meson ninja-build pkgconf gcc g++ libglib2.0-dev libgstreamer1.0-dev
       libgstreamer-plugins-base1.0-dev gstreamer1.0-tools
       gstreamer1.0-plugins-base gstreamer1.0-plugins-good"
-missing=$(for p in $PKGS; do dpkg -s "$p" >/dev/null 2>&1 || echo "$p"; done)
+# "install ok installed" only: a removed package can leave its config behind.
+missing=$(for p in $PKGS; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || echo "$p"
+done)
 if [ -n "$missing" ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "missing packages: $missing (run as root to install them)" >&2
