@@ -235,12 +235,13 @@ ce_frame_validate (const ce_frame * frame)
 }
 
 uint64_t
-ce_compare_u8 (const uint8_t * expected, size_t expected_stride,
-    const uint8_t * got, size_t got_stride, int row_bytes, int height,
-    ce_diff * diff)
+ce_compare_pixels (const uint8_t * expected, size_t expected_stride,
+    const uint8_t * got, size_t got_stride, int width, int height,
+    int bytes_per_pixel, ce_diff * diff)
 {
+  size_t row_bytes = (size_t) width * bytes_per_pixel;
   uint64_t count = 0;
-  int x, y;
+  int x, y, c;
 
   if (diff)
     memset (diff, 0, sizeof (*diff));
@@ -248,16 +249,20 @@ ce_compare_u8 (const uint8_t * expected, size_t expected_stride,
     const uint8_t *e = expected + (size_t) y * expected_stride;
     const uint8_t *g = got + (size_t) y * got_stride;
 
-    if (memcmp (e, g, (size_t) row_bytes) == 0)
+    if (memcmp (e, g, row_bytes) == 0)
       continue;
-    for (x = 0; x < row_bytes; x++) {
-      if (e[x] == g[x])
+    for (x = 0; x < width; x++) {
+      const uint8_t *ep = e + (size_t) x * bytes_per_pixel;
+      const uint8_t *gp = g + (size_t) x * bytes_per_pixel;
+
+      if (memcmp (ep, gp, bytes_per_pixel) == 0)
         continue;
       if (count == 0 && diff) {
+        for (c = 0; ep[c] == gp[c]; c++);
         diff->x = x;
         diff->y = y;
-        diff->expected = e[x];
-        diff->got = g[x];
+        diff->expected = ep[c];
+        diff->got = gp[c];
       }
       count++;
     }
@@ -265,4 +270,13 @@ ce_compare_u8 (const uint8_t * expected, size_t expected_stride,
   if (diff)
     diff->count = count;
   return count;
+}
+
+uint64_t
+ce_compare_u8 (const uint8_t * expected, size_t expected_stride,
+    const uint8_t * got, size_t got_stride, int row_bytes, int height,
+    ce_diff * diff)
+{
+  return ce_compare_pixels (expected, expected_stride, got, got_stride,
+      row_bytes, height, 1, diff);
 }

@@ -185,6 +185,13 @@ uint64_t ce_compare_u8 (const uint8_t * expected, size_t expected_stride,
     const uint8_t * got, size_t got_stride, int row_bytes, int height,
     ce_diff * diff);
 
+/* The same for images of bytes_per_pixel-byte pixels: counts the pixels
+ * with any differing byte; diff x is the first such pixel's column, and
+ * expected / got are the values of its first differing byte. */
+uint64_t ce_compare_pixels (const uint8_t * expected, size_t expected_stride,
+    const uint8_t * got, size_t got_stride, int width, int height,
+    int bytes_per_pixel, ce_diff * diff);
+
 /* ---- CUDA context (frames from host memory to host memory) ---- */
 
 typedef struct ce_cuda_ctx ce_cuda_ctx;

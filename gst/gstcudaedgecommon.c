@@ -1054,16 +1054,14 @@ gst_ce_runtime_complete_frame (GstCeRuntime * rt, guint64 frame,
         settings);
     if (status != CE_STATUS_OK)
       goto cpu_failed;
-    /* Whole rows, every byte of every pixel (alpha and padding too). */
-    mismatches = ce_compare_u8 (rt->h_reference, row_bytes, h_dst,
-        dst_stride, (gint) row_bytes, rows, &diff);
+    /* Every byte of every pixel (alpha and padding too), counted by
+     * pixel; expected and got are the first differing byte's values. */
+    mismatches = ce_compare_pixels (rt->h_reference, row_bytes, h_dst,
+        dst_stride, (gint) (row_bytes / pstride), rows, pstride, &diff);
     checked = TRUE;
-    if (mismatches) {
-      /* Report the pixel; expected and got are that byte's values. */
-      diff.x /= pstride;
+    if (mismatches)
       ret = gst_ce_runtime_report_mismatch (rt, frame, &diff,
           settings->check_fail);
-    }
   }
 
   gst_ce_runtime_add_frame (rt, checked, mismatches, timing);

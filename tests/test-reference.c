@@ -1401,6 +1401,31 @@ test_compare_reports_count_and_first_difference (void)
   CHECK_EQ (d.got, 200);
 }
 
+/* 4-byte pixels: a pixel with two differing bytes counts once, and x is
+ * the pixel's column; expected/got belong to its first differing byte. */
+static void
+test_compare_pixels_counts_pixels_not_bytes (void)
+{
+  uint8_t e[2 * 12], g[2 * 16];
+  ce_diff d;
+  memset (e, 7, sizeof e);
+  memset (g, 7, sizeof g);
+  g[12 + 3] = 99;               /* padding of row 0 in g: ignored */
+  CHECK_EQ (ce_compare_pixels (e, 12, g, 16, 3, 2, 4, &d), 0);
+  g[16 + 4 + 1] = 10;           /* row 1, pixel 1, bytes 1 and 3 */
+  g[16 + 4 + 3] = 11;
+  g[16 + 8 + 0] = 12;           /* row 1, pixel 2, byte 0 */
+  CHECK_EQ (ce_compare_pixels (e, 12, g, 16, 3, 2, 4, &d), 2);
+  CHECK_EQ (d.count, 2);
+  CHECK_EQ (d.x, 1);
+  CHECK_EQ (d.y, 1);
+  CHECK_EQ (d.expected, 7);
+  CHECK_EQ (d.got, 10);
+  /* the same bytes as 1-byte pixels: three differ */
+  CHECK_EQ (ce_compare_u8 (e, 12, g, 16, 12, 2, &d), 3);
+  CHECK_EQ (d.x, 5);
+}
+
 /* ---- main ---- */
 
 typedef struct
@@ -1444,6 +1469,7 @@ static const test_case tests[] = {
   TEST (test_upscale_3x2_gray8),
   TEST (test_upscale_4_byte_pixels_filter_every_channel),
   TEST (test_compare_reports_count_and_first_difference),
+  TEST (test_compare_pixels_counts_pixels_not_bytes),
 };
 
 int
