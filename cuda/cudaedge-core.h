@@ -192,6 +192,22 @@ uint64_t ce_compare_pixels (const uint8_t * expected, size_t expected_stride,
     const uint8_t * got, size_t got_stride, int width, int height,
     int bytes_per_pixel, ce_diff * diff);
 
+/* ---- Fast CPU path (same bytes as the reference) ---- */
+
+/* Output rows [row0, row1) of the edge chain on a frame of any format,
+ * exactly as ce_ref_edge_frame() computes them (the same bytes), but fast:
+ * a separable blur over a small ring of rows, and border logic only on the
+ * few rows and columns that need it.  dst points at row 0 of the whole
+ * W x H output image: row r is written at dst + r * dst_stride, and only
+ * rows [row0, row1) (bytes [0, W) of each) are written.  The input rows
+ * the filters need beyond the band are read from src, with the border rule
+ * applied against the full height.  0 <= row0 < row1 <= height.
+ * Thread-safe (its scratch, about 30 bytes per column, is allocated per
+ * call); to use several threads, split a frame into row bands. */
+ce_status ce_cpu_edge_rows (const ce_frame * src,
+    const ce_edge_params * params, int row0, int row1, uint8_t * dst,
+    size_t dst_stride);
+
 /* ---- CUDA context (frames from host memory to host memory) ---- */
 
 typedef struct ce_cuda_ctx ce_cuda_ctx;
