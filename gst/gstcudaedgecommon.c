@@ -373,6 +373,109 @@ gst_ce_pinned_pool_new (GstAllocator * allocator, GstCaps * caps,
 
 /* ---- runtime ---- */
 
+/* ---- CPU work in row bands ---- */
+
+typedef struct
+{
+  GstCeBandFunc func;
+  gpointer user_data;
+  GMutex lock;
+  GCond done;
+  gint pending;                 /* bands on the pool not finished yet */
+  ce_status status;
+} GstCeBandJob;
+
+typedef struct
+{
+  GstCeBandJob *job;
+  gint row0, row1;
+} GstCeBand;
+
+static void
+gst_ce_band_worker (gpointer data, G_GNUC_UNUSED gpointer pool_data)
+{
+  GstCeBand *band = data;
+  GstCeBandJob *job = band->job;
+  ce_status status = job->func (job->user_data, band->row0, band->row1);
+
+  g_mutex_lock (&job->lock);
+  if (status != CE_STATUS_OK && job->status == CE_STATUS_OK)
+    job->status = status;
+  if (--job->pending == 0)
+    g_cond_signal (&job->done);
+  g_mutex_unlock (&job->lock);
+}
+
+/* One pool for the whole process, like a shared task pool: elements come
+ * and go, threads are reused.  NULL when it cannot be made; the bands then
+ * run on the calling thread. */
+static GThreadPool *
+gst_ce_band_pool (void)
+{
+  static gsize once = 0;
+  static GThreadPool *pool = NULL;
+
+  if (g_once_init_enter (&once)) {
+    GError *err = NULL;
+
+    pool = g_thread_pool_new (gst_ce_band_worker, NULL,
+        MAX (1, (gint) g_get_num_processors () - 1), FALSE, &err);
+    if (pool == NULL) {
+      GST_WARNING ("no thread pool, CPU frames use one thread: %s",
+          err ? err->message : "unknown error");
+      g_clear_error (&err);
+    }
+    g_once_init_leave (&once, 1);
+  }
+  return pool;
+}
+
+ce_status
+gst_ce_run_in_bands (gint rows, GstCeBandFunc func, gpointer user_data)
+{
+  GThreadPool *pool;
+  GstCeBandJob job;
+  GstCeBand *bands;
+  ce_status status;
+  gint n, i, band_rows;
+
+  n = MIN ((gint) g_get_num_processors (), rows / GST_CE_MIN_BAND_ROWS);
+  if (n <= 1 || (pool = gst_ce_band_pool ()) == NULL)
+    return func (user_data, 0, rows);
+
+  band_rows = (rows + n - 1) / n;
+  n = (rows + band_rows - 1) / band_rows;
+  bands = g_newa (GstCeBand, n);
+  job.func = func;
+  job.user_data = user_data;
+  g_mutex_init (&job.lock);
+  g_cond_init (&job.done);
+  job.pending = n - 1;
+  job.status = CE_STATUS_OK;
+
+  for (i = 0; i < n; i++) {
+    bands[i].job = &job;
+    bands[i].row0 = i * band_rows;
+    bands[i].row1 = MIN (rows, (i + 1) * band_rows);
+  }
+  for (i = 0; i < n - 1; i++) {
+    if (!g_thread_pool_push (pool, &bands[i], NULL)) {
+      /* Not queued: do it here instead. */
+      gst_ce_band_worker (&bands[i], NULL);
+    }
+  }
+  status = func (user_data, bands[n - 1].row0, bands[n - 1].row1);
+
+  g_mutex_lock (&job.lock);
+  while (job.pending > 0)
+    g_cond_wait (&job.done, &job.lock);
+  g_mutex_unlock (&job.lock);
+  g_cond_clear (&job.done);
+  g_mutex_clear (&job.lock);
+
+  return status != CE_STATUS_OK ? status : job.status;
+}
+
 void
 gst_ce_runtime_init (GstCeRuntime * rt, GstElement * element,
     const gchar * name, const GstCeFrameFuncs * funcs)

@@ -125,6 +125,21 @@ typedef struct
       guint8 * dst, gsize dst_stride, const GstCeFrameSettings * settings);
 } GstCeFrameFuncs;
 
+/* ---- CPU work in row bands ----
+ *
+ * Runs @func over rows [0, @rows) split into bands, one per core (and no
+ * band under GST_CE_MIN_BAND_ROWS rows), on a GThreadPool shared by the
+ * process; the calling thread takes the last band itself.  Returns when
+ * every band is done: CE_STATUS_OK, or the status of a failed band (when
+ * the calling thread's band failed, ce_last_error () says why). */
+typedef ce_status (*GstCeBandFunc) (gpointer user_data, gint row0,
+    gint row1);
+
+#define GST_CE_MIN_BAND_ROWS 32
+
+ce_status gst_ce_run_in_bands (gint rows, GstCeBandFunc func,
+    gpointer user_data);
+
 /* ---- Per-element runtime: backend, statistics, check reporting ----
  *
  * Embed one GstCeRuntime in the element instance.  Call _init in
