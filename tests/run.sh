@@ -33,4 +33,18 @@ else
   meson setup "$BUILD" >/dev/null
 fi
 meson compile -C "$BUILD"
-meson test -C "$BUILD" --print-errorlogs "$@"
+status=0
+meson test -C "$BUILD" --print-errorlogs "$@" || status=$?
+
+# Say loudly which tests were skipped and why (no GPU, usually).
+python3 - "$BUILD/meson-logs/testlog.json" <<'PY' || true
+import json, sys
+skipped = [t for t in map(json.loads, open(sys.argv[1])) if t.get("result") == "SKIP"]
+if skipped:
+    print("*" * 72)
+    for t in skipped:
+        why = [l for l in (t.get("stdout") or "").splitlines() if "SKIP" in l]
+        print("SKIPPED %s: %s" % (t["name"], why[0] if why else "exit status 77"))
+    print("*" * 72)
+PY
+exit $status
