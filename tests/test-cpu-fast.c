@@ -18,44 +18,7 @@
 #include <time.h>
 
 #include "cudaedge-core.h"
-
-static int n_check_failures;
-
-static void
-report_failure (const char *file, int line, const char *fmt, ...)
-{
-  va_list ap;
-  fprintf (stderr, "%s:%d: CHECK failed: ", file, line);
-  va_start (ap, fmt);
-  vfprintf (stderr, fmt, ap);
-  va_end (ap);
-  fputc ('\n', stderr);
-  n_check_failures++;
-}
-
-#define CHECK(expr) do { \
-    if (!(expr)) \
-      report_failure (__FILE__, __LINE__, "%s", #expr); \
-  } while (0)
-
-#define CHECK_STATUS(call, status) do { \
-    ce_status s_ = (call); \
-    if (s_ != (status)) \
-      report_failure (__FILE__, __LINE__, "%s returned %d (%s: %s), want %d", \
-          #call, (int) s_, ce_status_string (s_), ce_last_error (), \
-          (int) (status)); \
-  } while (0)
-
-#define CHECK_INVALID(call, word) do { \
-    ce_status s_ = (call); \
-    if (s_ != CE_STATUS_INVALID_ARGUMENT) \
-      report_failure (__FILE__, __LINE__, "%s returned %d (%s), want " \
-          "CE_STATUS_INVALID_ARGUMENT", #call, (int) s_, \
-          ce_status_string (s_)); \
-    else if ((word)[0] && !strstr (ce_last_error (), (word))) \
-      report_failure (__FILE__, __LINE__, "%s: message \"%s\" does not " \
-          "name \"%s\"", #call, ce_last_error (), (word)); \
-  } while (0)
+#include "ce-test.h"
 
 /* ---- helpers ---- */
 

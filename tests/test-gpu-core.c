@@ -23,48 +23,10 @@
 #include <cuda_runtime_api.h>
 
 #include "cudaedge-core.h"
+#include "ce-test.h"
 #include "cudaedge-kernels.h"
 
 /* ---- checks ---- */
-
-static int n_check_failures;
-static const char *current_label = "";
-
-static void
-report_failure (const char *file, int line, const char *fmt, ...)
-{
-  va_list ap;
-  fprintf (stderr, "%s:%d: [%s] CHECK failed: ", file, line, current_label);
-  va_start (ap, fmt);
-  vfprintf (stderr, fmt, ap);
-  va_end (ap);
-  fputc ('\n', stderr);
-  n_check_failures++;
-}
-
-#define CHECK(expr) do { \
-    if (!(expr)) \
-      report_failure (__FILE__, __LINE__, "%s", #expr); \
-  } while (0)
-
-#define CHECK_STATUS(call, status) do { \
-    ce_status s_ = (call); \
-    if (s_ != (status)) \
-      report_failure (__FILE__, __LINE__, "%s returned %d (%s: %s), want %d", \
-          #call, (int) s_, ce_status_string (s_), ce_last_error (), \
-          (int) (status)); \
-  } while (0)
-
-#define CHECK_INVALID(call, word) do { \
-    ce_status s_ = (call); \
-    if (s_ != CE_STATUS_INVALID_ARGUMENT) \
-      report_failure (__FILE__, __LINE__, "%s returned %d (%s), want " \
-          "CE_STATUS_INVALID_ARGUMENT", #call, (int) s_, \
-          ce_status_string (s_)); \
-    else if ((word)[0] && !strstr (ce_last_error (), (word))) \
-      report_failure (__FILE__, __LINE__, "%s: message \"%s\" does not " \
-          "name \"%s\"", #call, ce_last_error (), (word)); \
-  } while (0)
 
 /* A CUDA runtime call; on failure reports and makes the caller return. */
 #define CUDA_OK(call) cuda_ok ((call), #call, __FILE__, __LINE__)
@@ -1690,7 +1652,7 @@ main (int argc, char **argv)
   for (int t = 0; t < N_TESTS; t++)
     if (tests[t].once) {
       int before = n_check_failures;
-      current_label = "";
+      ce_test_label = "";
       tests[t].once ();
       free_tracked ();
       tests[t].runs++;
@@ -1714,7 +1676,7 @@ main (int argc, char **argv)
         n_check_failures++;
         continue;
       }
-      current_label = sc.label;
+      ce_test_label = sc.label;
       for (int t = 0; t < N_TESTS; t++) {
         int before = n_check_failures;
         if (!tests[t].per_scene)
@@ -1732,7 +1694,7 @@ main (int argc, char **argv)
       scene_free (&sc);
     }
   }
-  current_label = "";
+  ce_test_label = "";
 
   for (int t = 0; t < N_TESTS; t++) {
     if (tests[t].failures == 0) {
