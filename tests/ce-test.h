@@ -71,4 +71,22 @@ report_failure (const char *file, int line, const char *fmt, ...)
           "name \"%s\"", #call, ce_last_error (), (word)); \
   } while (0)
 
+/* Edge parameters spelled out in one call. */
+#if defined(__GNUC__)
+__attribute__ ((unused))
+#endif
+static ce_edge_params
+make_params (double threshold, int blur, ce_border_mode border, ce_norm norm,
+    ce_output output)
+{
+  ce_edge_params p;
+  ce_edge_params_init (&p);
+  p.threshold = threshold;
+  p.blur = blur;
+  p.border = border;
+  p.norm = norm;
+  p.output = output;
+  return p;
+}
+
 #endif /* CE_TEST_H */

@@ -117,20 +117,6 @@ make_frame (ce_format format, int w, int h, size_t pad, pattern pat)
   return t;
 }
 
-static ce_edge_params
-make_params (double threshold, int blur, ce_border_mode border, ce_norm norm,
-    ce_output output)
-{
-  ce_edge_params p;
-  ce_edge_params_init (&p);
-  p.threshold = threshold;
-  p.blur = blur;
-  p.border = border;
-  p.norm = norm;
-  p.output = output;
-  return p;
-}
-
 static const double thresholds[] = { 0.0, 0.5, 37.3, 128.0, 2048.0 };
 #define N_THRESHOLDS 5
 #define N_PARAM_COMBOS (2 * 3 * 2 * 2 * N_THRESHOLDS)

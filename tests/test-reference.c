@@ -20,20 +20,6 @@
 
 static const int W5[5] = { 1, 4, 6, 4, 1 };
 
-static ce_edge_params
-make_params (double threshold, int blur, ce_border_mode border, ce_norm norm,
-    ce_output output)
-{
-  ce_edge_params p;
-  ce_edge_params_init (&p);
-  p.threshold = threshold;
-  p.blur = blur;
-  p.border = border;
-  p.norm = norm;
-  p.output = output;
-  return p;
-}
-
 static ce_edge_consts
 make_consts (double threshold, int blur, ce_norm norm, ce_output output)
 {
