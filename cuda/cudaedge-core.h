@@ -208,6 +208,19 @@ ce_status ce_cpu_edge_rows (const ce_frame * src,
     const ce_edge_params * params, int row0, int row1, uint8_t * dst,
     size_t dst_stride);
 
+/* Output rows [row0, row1) of the 2W x 2H bilinear upscale, exactly the
+ * bytes of ce_ref_upscale2x(), but fast: each source row is upscaled
+ * horizontally once into a small cache, and each output row is one blend
+ * of two such rows.  dst points at row 0 of the whole output image: row r
+ * is written at dst + r * dst_stride, and only rows [row0, row1) (bytes
+ * [0, 2 W bytes_per_pixel) of each) are written.  bytes_per_pixel 1 or 4;
+ * 0 <= row0 < row1 <= 2 * height.  Thread-safe (its scratch, 4 bytes per
+ * output byte of a row, is allocated per call); to use several threads,
+ * split the output rows into bands. */
+ce_status ce_cpu_upscale2x_rows (const uint8_t * src, size_t src_stride,
+    int width, int height, int bytes_per_pixel, int row0, int row1,
+    uint8_t * dst, size_t dst_stride);
+
 /* ---- CUDA context (frames from host memory to host memory) ---- */
 
 typedef struct ce_cuda_ctx ce_cuda_ctx;

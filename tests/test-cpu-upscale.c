@@ -1,0 +1,590 @@
+/* gst-cudaedge: the fast CPU bilinear 2x upscale against the CPU reference.
+ *
+ * Copyright (C) 2026 The gst-cudaedge authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * ce_cpu_upscale2x_rows() must give exactly the bytes of ce_ref_upscale2x()
+ * (memcmp, no tolerance) for both pixel sizes, every size, stride and row
+ * band, write nothing outside its band, and refuse bad arguments.  The
+ * timing lines it prints are informative only and never asserted.
+ */
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "cudaedge-core.h"
+#include "cudaedge-numerics.h"
+#include "ce-test.h"
+
+/* ---- helpers ---- */
+
+#define POISON 0xA5
+
+static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
+
+static uint32_t
+rnd (void)
+{
+  /* xorshift64* */
+  rng_state ^= rng_state >> 12;
+  rng_state ^= rng_state << 25;
+  rng_state ^= rng_state >> 27;
+  return (uint32_t) ((rng_state * 2685821657736338717ull) >> 32);
+}
+
+static int
+rnd_range (int lo, int hi)      /* [lo, hi] */
+{
+  return lo + (int) (rnd () % (uint32_t) (hi - lo + 1));
+}
+
+typedef enum
+{
+  PAT_RANDOM = 0,               /* every byte random */
+  PAT_CHECKER,                  /* 0 / 255 checkerboard, per pixel */
+  PAT_CHECKER_BYTES,            /* 0 / 255 checkerboard, per byte */
+  PAT_ALL_255,                  /* everything 255 (the largest sums) */
+  PAT_EXTREMES,                 /* random 0 / 255 per byte */
+  PAT_COUNT
+} pattern;
+
+typedef struct
+{
+  uint8_t *mem;
+  size_t stride;
+  int w, h, bpp;
+} test_image;
+
+/* stride = row bytes + pad; the padding is random too. */
+static test_image
+make_image (int w, int h, int bpp, size_t pad, pattern pat)
+{
+  test_image t;
+  t.w = w;
+  t.h = h;
+  t.bpp = bpp;
+  t.stride = (size_t) w * bpp + pad;
+  t.mem = malloc (t.stride * h);
+  for (size_t i = 0; i < t.stride * h; i++)
+    t.mem[i] = (uint8_t) rnd ();
+  for (int y = 0; y < h; y++) {
+    uint8_t *row = t.mem + (size_t) y * t.stride;
+    for (int x = 0; x < w; x++) {
+      for (int c = 0; c < bpp; c++) {
+        uint8_t *p = row + (size_t) x * bpp + c;
+        switch (pat) {
+          case PAT_RANDOM:
+            break;
+          case PAT_CHECKER:
+            *p = ((x + y) & 1) ? 255 : 0;
+            break;
+          case PAT_CHECKER_BYTES:
+            *p = ((x + y + c) & 1) ? 255 : 0;
+            break;
+          case PAT_ALL_255:
+            *p = 255;
+            break;
+          case PAT_EXTREMES:
+            *p = (rnd () & 1) ? 255 : 0;
+            break;
+          default:
+            break;
+        }
+      }
+    }
+  }
+  return t;
+}
+
+static const char *const pattern_names[] = {
+  "random", "checker", "checker-bytes", "all-255", "extremes"
+};
+
+/* Band layouts: whole frame in one call, random bands, every row alone. */
+typedef enum
+{
+  BANDS_WHOLE = 0,
+  BANDS_RANDOM,
+  BANDS_SINGLE_ROWS
+} band_mode;
+
+/* Runs ce_cpu_upscale2x_rows over [0, 2H) in bands into a poisoned image
+ * with dst_pad bytes past each row, and compares with the reference: the
+ * image by memcmp, the padding still poisoned.  Returns 1 when identical. */
+static int
+compare_with_reference (const test_image * t, pattern pat, band_mode bands,
+    const uint8_t * ref, size_t ref_stride, size_t dst_pad)
+{
+  int oh = 2 * t->h, ok = 1;
+  size_t row_bytes = (size_t) 2 * t->w * t->bpp;
+  size_t stride = row_bytes + dst_pad;
+  uint8_t *got = malloc (stride * oh);
+
+  memset (got, POISON, stride * oh);
+  for (int r0 = 0; r0 < oh;) {
+    int r1;
+    ce_status s;
+    if (bands == BANDS_WHOLE)
+      r1 = oh;
+    else if (bands == BANDS_SINGLE_ROWS)
+      r1 = r0 + 1;
+    else
+      r1 = r0 + (rnd () % 4 == 0 ? 1 : rnd_range (1, oh / 3 + 2));
+    if (r1 > oh)
+      r1 = oh;
+    s = ce_cpu_upscale2x_rows (t->mem, t->stride, t->w, t->h, t->bpp, r0,
+        r1, got, stride);
+    if (s != CE_STATUS_OK) {
+      report_failure (__FILE__, __LINE__, "%dx%d bpp %d: rows [%d, %d): "
+          "status %d: %s", t->w, t->h, t->bpp, r0, r1, (int) s,
+          ce_last_error ());
+      ok = 0;
+      break;
+    }
+    r0 = r1;
+  }
+  for (int y = 0; ok && y < oh; y++) {
+    const uint8_t *e = ref + (size_t) y * ref_stride;
+    const uint8_t *g = got + (size_t) y * stride;
+    if (memcmp (e, g, row_bytes) != 0) {
+      size_t x = 0;
+      while (e[x] == g[x])
+        x++;
+      report_failure (__FILE__, __LINE__, "%dx%d bpp %d stride %zu %s "
+          "(bands %d, dst pad %zu) at byte (%zu, %d): expected %d, got %d",
+          t->w, t->h, t->bpp, t->stride, pattern_names[pat], (int) bands,
+          dst_pad, x, y, e[x], g[x]);
+      ok = 0;
+    }
+    for (size_t k = row_bytes; ok && k < stride; k++) {
+      if (g[k] != POISON) {
+        report_failure (__FILE__, __LINE__, "%dx%d bpp %d: wrote past the "
+            "row at (%zu, %d)", t->w, t->h, t->bpp, k, y);
+        ok = 0;
+      }
+    }
+  }
+  free (got);
+  return ok;
+}
+
+/* Reference output, then the fast path in the given band layouts. */
+static int
+check_image (const test_image * t, pattern pat, int band_mask,
+    size_t dst_pad)
+{
+  int ok = 1;
+  size_t ref_stride = (size_t) 2 * t->w * t->bpp + 3;
+  uint8_t *ref = malloc (ref_stride * 2 * t->h);
+  ce_status s = ce_ref_upscale2x (t->mem, t->stride, t->w, t->h, t->bpp,
+      ref, ref_stride);
+
+  if (s != CE_STATUS_OK) {
+    report_failure (__FILE__, __LINE__, "reference failed: %s",
+        ce_last_error ());
+    free (ref);
+    return 0;
+  }
+  for (int b = 0; b < 3 && ok; b++)
+    if (band_mask & (1 << b))
+      ok = compare_with_reference (t, pat, (band_mode) b, ref, ref_stride,
+          dst_pad);
+  free (ref);
+  return ok;
+}
+
+static int
+check_size (int w, int h, int bpp, int band_mask)
+{
+  for (int pat = 0; pat < PAT_COUNT; pat++) {
+    test_image t = make_image (w, h, bpp, (size_t) rnd_range (0, 9),
+        (pattern) pat);
+    int ok = check_image (&t, (pattern) pat, band_mask,
+        (size_t) rnd_range (0, 7));
+    free (t.mem);
+    if (!ok)
+      return 0;
+  }
+  return 1;
+}
+
+/* ---- tests ---- */
+
+/* The folded form the fast path uses, against ce_bilinear itself, for
+ * every fx, fy the upscale produces and corner values from both ends. */
+static void
+test_folded_arithmetic_matches_ce_bilinear (void)
+{
+  static const int fr[] = { 0, 1, 3 };
+  static const unsigned vals[] = { 0, 1, 2, 7, 8, 127, 128, 129, 200, 253,
+    254, 255
+  };
+  enum { NV = sizeof vals / sizeof vals[0] };
+  for (int a = 0; a < 3; a++)
+    for (int b = 0; b < 3; b++)
+      for (int i0 = 0; i0 < NV; i0++)
+        for (int i1 = 0; i1 < NV; i1++)
+          for (int i2 = 0; i2 < NV; i2++)
+            for (int i3 = 0; i3 < NV; i3++) {
+              int fx = fr[a], fy = fr[b];
+              unsigned p00 = vals[i0], p10 = vals[i1], p01 = vals[i2],
+                  p11 = vals[i3];
+              unsigned h0 = (4 - fx) * p00 + fx * p10;
+              unsigned h1 = (4 - fx) * p01 + fx * p11;
+              unsigned v = ((4 - fy) * h0 + fy * h1 + 8) >> 4;
+              if (v != ce_bilinear (p00, p10, p01, p11, fx, fy)) {
+                report_failure (__FILE__, __LINE__, "fx %d fy %d (%u %u %u "
+                    "%u): %u != %u", fx, fy, p00, p10, p01, p11, v,
+                    ce_bilinear (p00, p10, p01, p11, fx, fy));
+                return;
+              }
+            }
+}
+
+/* The named sizes: both pixel sizes, every pattern, every band layout. */
+static void
+test_named_sizes (void)
+{
+  static const int sizes[][2] = {
+    {1, 1}, {1, 5}, {5, 1}, {2, 2}, {3, 2}, {7, 3}, {33, 17}, {2, 1},
+    {1, 2}, {17, 33}
+  };
+  for (size_t s = 0; s < sizeof sizes / sizeof sizes[0]; s++)
+    for (int bpp = 1; bpp <= 4; bpp += 3)
+      check_size (sizes[s][0], sizes[s][1], bpp, 7);
+}
+
+/* Every size up to 9x9. */
+static void
+test_every_size_up_to_9x9 (void)
+{
+  for (int w = 1; w <= 9; w++)
+    for (int h = 1; h <= 9; h++)
+      for (int bpp = 1; bpp <= 4; bpp += 3)
+        check_size (w, h, bpp, 7);
+}
+
+/* Widths around the chunk sizes of the vector loops (tails of every
+ * length), short frames. */
+static void
+test_widths_around_vector_chunks (void)
+{
+  for (int w = 10; w <= 140; w++)
+    for (int bpp = 1; bpp <= 4; bpp += 3) {
+      pattern pat = (pattern) ((w + bpp) % PAT_COUNT);
+      test_image t = make_image (w, 3 + w % 4, bpp, (size_t) (w % 5), pat);
+      check_image (&t, pat, 3, (size_t) (w % 3));
+      free (t.mem);
+    }
+}
+
+/* Random sizes, strides, patterns and bands. */
+static void
+test_random_images (void)
+{
+  for (int k = 0; k < 600; k++) {
+    int w = rnd_range (1, 120), h = rnd_range (1, 60);
+    int bpp = (k & 1) ? 4 : 1;
+    pattern pat = (pattern) rnd_range (0, PAT_COUNT - 1);
+    test_image t = make_image (w, h, bpp, (size_t) rnd_range (0, 40), pat);
+    int ok = check_image (&t, pat, 1 << rnd_range (0, 2),
+        (size_t) rnd_range (0, 9));
+    free (t.mem);
+    if (!ok)
+      break;
+  }
+}
+
+/* 641x481, both pixel sizes, padded strides, whole and random bands. */
+static void
+test_641x481 (void)
+{
+  for (int bpp = 1; bpp <= 4; bpp += 3) {
+    pattern pat = bpp == 1 ? PAT_RANDOM : PAT_CHECKER_BYTES;
+    test_image t = make_image (641, 481, bpp, 13, pat);
+    check_image (&t, pat, 3, 5);
+    free (t.mem);
+    t = make_image (641, 481, bpp, 0, PAT_EXTREMES);
+    check_image (&t, PAT_EXTREMES, 2, 0);
+    free (t.mem);
+  }
+}
+
+/* 1920x1080 RGBA, whole frame and random bands. */
+static void
+test_1920x1080_rgba (void)
+{
+  test_image t = make_image (1920, 1080, 4, 64, PAT_RANDOM);
+  check_image (&t, PAT_RANDOM, 3, 32);
+  free (t.mem);
+}
+
+/* One band into a poisoned image: its rows match the reference, every
+ * other byte (rows outside the band, padding) keeps the poison. */
+static void
+test_band_writes_only_its_rows (void)
+{
+  for (int k = 0; k < 300; k++) {
+    int w = rnd_range (1, 40), h = rnd_range (1, 30);
+    int bpp = (k & 1) ? 4 : 1, oh = 2 * h;
+    test_image t = make_image (w, h, bpp, (size_t) rnd_range (0, 6),
+        (pattern) rnd_range (0, PAT_COUNT - 1));
+    size_t row_bytes = (size_t) 2 * w * bpp;
+    size_t stride = row_bytes + (size_t) rnd_range (0, 5);
+    uint8_t *ref = malloc (row_bytes * oh);
+    uint8_t *got = malloc (stride * oh);
+    int r0 = rnd_range (0, oh - 1);
+    int r1 = (k % 3 == 0) ? r0 + 1 : rnd_range (r0 + 1, oh);
+
+    CHECK_STATUS (ce_ref_upscale2x (t.mem, t.stride, w, h, bpp, ref,
+            row_bytes), CE_STATUS_OK);
+    memset (got, POISON, stride * oh);
+    CHECK_STATUS (ce_cpu_upscale2x_rows (t.mem, t.stride, w, h, bpp, r0, r1,
+            got, stride), CE_STATUS_OK);
+    for (int y = 0; y < oh; y++) {
+      const uint8_t *g = got + (size_t) y * stride;
+      for (size_t x = 0; x < stride; x++) {
+        int want = (y >= r0 && y < r1 && x < row_bytes) ?
+            ref[(size_t) y * row_bytes + x] : POISON;
+        if (g[x] != want) {
+          report_failure (__FILE__, __LINE__, "%dx%d bpp %d band [%d, %d): "
+              "byte (%zu, %d) is %d, want %d", w, h, bpp, r0, r1, x, y, g[x],
+              want);
+          y = oh;
+          break;
+        }
+      }
+    }
+    free (ref);
+    free (got);
+    free (t.mem);
+  }
+}
+
+/* The source is only read: it is the same after the calls. */
+static void
+test_source_untouched (void)
+{
+  test_image t = make_image (37, 23, 4, 7, PAT_RANDOM);
+  size_t n = t.stride * t.h;
+  uint8_t *copy = malloc (n), *dst = malloc ((size_t) 74 * 4 * 46);
+
+  memcpy (copy, t.mem, n);
+  CHECK_STATUS (ce_cpu_upscale2x_rows (t.mem, t.stride, 37, 23, 4, 0, 46,
+          dst, (size_t) 74 * 4), CE_STATUS_OK);
+  CHECK (memcmp (copy, t.mem, n) == 0);
+  free (copy);
+  free (dst);
+  free (t.mem);
+}
+
+typedef struct
+{
+  const test_image *t;
+  int r0, r1;
+  uint8_t *dst;
+  size_t stride;
+  ce_status status;
+} band_job;
+
+static void *
+run_band (void *data)
+{
+  band_job *j = data;
+  j->status = ce_cpu_upscale2x_rows (j->t->mem, j->t->stride, j->t->w,
+      j->t->h, j->t->bpp, j->r0, j->r1, j->dst, j->stride);
+  return NULL;
+}
+
+/* Bands on several threads at once into one image (the intended use). */
+static void
+test_bands_on_threads (void)
+{
+  enum { N = 4, W = 333, H = 211, BPP = 4 };
+  test_image t = make_image (W, H, BPP, 12, PAT_RANDOM);
+  size_t stride = (size_t) 2 * W * BPP, n = stride * 2 * H;
+  uint8_t *ref = malloc (n), *got = malloc (n);
+  pthread_t th[N];
+  band_job jobs[N];
+
+  CHECK_STATUS (ce_ref_upscale2x (t.mem, t.stride, W, H, BPP, ref, stride),
+      CE_STATUS_OK);
+  memset (got, POISON, n);
+  for (int i = 0; i < N; i++) {
+    jobs[i] = (band_job) {
+    &t, 2 * H * i / N, 2 * H * (i + 1) / N, got, stride, CE_STATUS_OK};
+    CHECK (pthread_create (&th[i], NULL, run_band, &jobs[i]) == 0);
+  }
+  for (int i = 0; i < N; i++) {
+    pthread_join (th[i], NULL);
+    CHECK_STATUS (jobs[i].status, CE_STATUS_OK);
+  }
+  CHECK (memcmp (ref, got, n) == 0);
+  free (ref);
+  free (got);
+  free (t.mem);
+}
+
+/* Bad arguments: CE_STATUS_INVALID_ARGUMENT naming the argument, and
+ * nothing written. */
+static void
+test_rejects_bad_arguments (void)
+{
+  enum { W = 6, H = 5 };
+  uint8_t src[W * H * 4];
+  uint8_t dst[2 * W * 4 * 2 * H];
+  const size_t s1 = W, d1 = 2 * W, s4 = 4 * W, d4 = 8 * W;
+
+  memset (src, 7, sizeof src);
+  memset (dst, POISON, sizeof dst);
+
+  CHECK_INVALID (ce_cpu_upscale2x_rows (NULL, s1, W, H, 1, 0, 2 * H, dst,
+          d1), "src");
+  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 0, 2 * H, NULL,
+          d1), "dst");
+  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1, 0, H, 1, 0, 2 * H, dst, d1),
+      "width");
+  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1, -3, H, 1, 0, 2 * H, dst,
+          d1), "width");
+  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1, W, 0, 1, 0, 2 * H, dst, d1),
+      "height");
+  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1, W, -1, 1, 0, 2 * H, dst,
+          d1), "height");
+  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1, W, H, 0, 0, 2 * H, dst, d1),
+      "bytes_per_pixel");
+  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s4, W, H, 2, 0, 2 * H, dst, d4),
+      "bytes_per_pixel");
+  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s4, W, H, 3, 0, 2 * H, dst, d4),
+      "bytes_per_pixel");
+  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1 - 1, W, H, 1, 0, 2 * H, dst,
+          d1), "src stride");
+  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1, W, H, 4, 0, 2 * H, dst, d4),
+      "src stride");
+  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 0, 2 * H, dst,
+          d1 - 1), "dst stride");
+  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s4, W, H, 4, 0, 2 * H, dst,
+          d1), "dst stride");
+  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 0, 2 * H, dst, 0),
+      "dst stride");
+  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1, W, H, 1, -1, 2 * H, dst,
+          d1), "row0");
+  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 2 * H, 2 * H, dst,
+          d1), "row0");
+  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 2, 2, dst, d1),
+      "row1");
+  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 3, 1, dst, d1),
+      "row1");
+  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 0, 2 * H + 1, dst,
+          d1), "row1");
+  CHECK_INVALID (ce_cpu_upscale2x_rows (src, (size_t) 1 << 30,
+          (1 << 29) + 1, 1, 1, 0, 2, dst, (size_t) 1 << 31), "too large");
+
+  for (size_t i = 0; i < sizeof dst; i++)
+    if (dst[i] != POISON) {
+      report_failure (__FILE__, __LINE__, "a refused call wrote dst[%zu]", i);
+      break;
+    }
+
+  /* The boundaries themselves are accepted. */
+  CHECK_STATUS (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 2 * H - 1, 2 * H,
+          dst, d1), CE_STATUS_OK);
+  CHECK_STATUS (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 0, 2 * H, dst, d1),
+      CE_STATUS_OK);
+  CHECK_STATUS (ce_cpu_upscale2x_rows (src, s4, W, H, 4, 0, 2 * H, dst, d4),
+      CE_STATUS_OK);
+}
+
+/* ---- informative timing (never asserted) ---- */
+
+static double
+now_s (void)
+{
+  struct timespec ts;
+  clock_gettime (CLOCK_MONOTONIC, &ts);
+  return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static void
+print_timing (void)
+{
+  test_image t = make_image (1920, 1080, 4, 0, PAT_RANDOM);
+  test_image g = make_image (1920, 1080, 1, 0, PAT_RANDOM);
+  size_t stride = (size_t) 3840 * 4;
+  uint8_t *dst = malloc (stride * 2160);
+  double best_fast = 1e9, best_gray = 1e9, best_ref = 1e9, t0;
+
+  memset (dst, 0, stride * 2160);
+  for (int i = 0; i < 2; i++) {
+    t0 = now_s ();
+    ce_ref_upscale2x (t.mem, t.stride, 1920, 1080, 4, dst, stride);
+    t0 = now_s () - t0;
+    best_ref = t0 < best_ref ? t0 : best_ref;
+  }
+  for (int i = 0; i < 10; i++) {
+    t0 = now_s ();
+    ce_cpu_upscale2x_rows (t.mem, t.stride, 1920, 1080, 4, 0, 2160, dst,
+        stride);
+    t0 = now_s () - t0;
+    best_fast = t0 < best_fast ? t0 : best_fast;
+    t0 = now_s ();
+    ce_cpu_upscale2x_rows (g.mem, g.stride, 1920, 1080, 1, 0, 2160, dst,
+        3840);
+    t0 = now_s () - t0;
+    best_gray = t0 < best_gray ? t0 : best_gray;
+  }
+  printf ("timing: 1920x1080 -> 3840x2160, one thread: RGBA "
+      "ce_cpu_upscale2x_rows %.2f ms, ce_ref_upscale2x %.1f ms (%.0fx); "
+      "GRAY8 ce_cpu_upscale2x_rows %.2f ms\n", best_fast * 1e3,
+      best_ref * 1e3, best_ref / best_fast, best_gray * 1e3);
+  free (dst);
+  free (t.mem);
+  free (g.mem);
+}
+
+#define TEST(fn) { #fn, fn }
+
+static const struct
+{
+  const char *name;
+  void (*fn) (void);
+} tests[] = {
+  TEST (test_folded_arithmetic_matches_ce_bilinear),
+  TEST (test_rejects_bad_arguments),
+  TEST (test_named_sizes),
+  TEST (test_every_size_up_to_9x9),
+  TEST (test_widths_around_vector_chunks),
+  TEST (test_random_images),
+  TEST (test_band_writes_only_its_rows),
+  TEST (test_source_untouched),
+  TEST (test_bands_on_threads),
+  TEST (test_641x481),
+  TEST (test_1920x1080_rgba),
+};
+
+int
+main (void)
+{
+  int passed = 0, failed = 0;
+
+  setvbuf (stdout, NULL, _IONBF, 0);
+  print_timing ();
+  for (size_t k = 0; k < sizeof tests / sizeof tests[0]; k++) {
+    int before = n_check_failures;
+    double t0 = now_s ();
+    tests[k].fn ();
+    if (n_check_failures == before) {
+      passed++;
+      printf ("ok   %s (%.2f s)\n", tests[k].name, now_s () - t0);
+    } else {
+      failed++;
+      printf ("FAIL %s (%d checks)\n", tests[k].name,
+          n_check_failures - before);
+    }
+    fflush (stdout);
+  }
+  printf ("%d passed, %d failed\n", passed, failed);
+  return failed ? 1 : 0;
+}
