@@ -118,25 +118,19 @@ ce_edge_params_validate (const ce_edge_params * params)
   return CE_STATUS_OK;
 }
 
-/* floor (v * v) exactly for 0 <= v < 2^20: v = M 2^-q with M < 2^53, so
- * v^2 = M^2 2^-2q, and M^2 fits in 106 bits. */
+/* floor (v * v) exactly for 0 <= v < 2^20.  p = v * v rounded, and
+ * fma (v, v, -p) is the rounding error e exactly, so v^2 = p + e.  Every
+ * integer near p is a multiple of ulp (p), while |e| <= ulp (p) / 2: when p
+ * is not an integer, p + e has p's floor; when it is, v^2 is just below it
+ * if e < 0. */
 static int64_t
 floor_square (double v)
 {
-  int exponent;
-  double mantissa;
-  uint64_t m;
-  int q;
-  __extension__ typedef unsigned __int128 u128;
-  u128 sq;
+  double p = v * v;
+  double e = fma (v, v, -p);
+  double f = floor (p);
 
-  if (v < 1.0)
-    return 0;
-  mantissa = frexp (v, &exponent);      /* v = mantissa 2^exponent */
-  m = (uint64_t) ldexp (mantissa, 53);
-  q = 53 - exponent;            /* v = m 2^-q, 0 <= q <= 52 here */
-  sq = (u128) m * m;
-  return (int64_t) (sq >> (2 * q));
+  return (int64_t) f - (f == p && e < 0.0);
 }
 
 ce_status

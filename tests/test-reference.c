@@ -671,6 +671,59 @@ test_threshold_limits_are_floored (void)
   CHECK_EQ (c.limit, 0);
 }
 
+#ifdef __SIZEOF_INT128__
+/* floor (v^2) from the exact 106-bit square of v's mantissa. */
+static long long
+floor_square_exact (double v)
+{
+  __extension__ typedef unsigned __int128 u128;
+  int exponent;
+  double mantissa;
+  unsigned long long m;
+  if (v < 1.0)
+    return 0;
+  mantissa = frexp (v, &exponent);
+  m = (unsigned long long) ldexp (mantissa, 53);
+  return (long long) (((u128) m * m) >> (2 * (53 - exponent)));
+}
+#endif
+
+/* The l2 limit floor ((S t)^2) on thresholds whose square lies just above,
+ * on or just below an integer, against an exact 128-bit computation. */
+static void
+test_l2_limit_is_exact_near_integers (void)
+{
+#ifdef __SIZEOF_INT128__
+  uint32_t seed = 12345;
+  int i, d, blur;
+
+  for (i = 0; i < 20000; i++) {
+    long long n;
+    double t;
+    seed = seed * 1664525u + 1013904223u;
+    n = 1 + (long long) (seed % 4000000u) * (i % 7 == 0 ? 68719 : 1);
+    for (blur = 0; blur <= 1; blur++) {
+      double s = blur ? 256.0 : 1.0;
+      t = sqrt ((double) n) / s;
+      for (d = -2; d <= 2; d++) {
+        double u = t;
+        ce_edge_consts c;
+        int k;
+        for (k = 0; k < (d < 0 ? -d : d); k++)
+          u = nextafter (u, d < 0 ? 0.0 : 1e9);
+        if (!(u >= 0.0 && u <= CE_THRESHOLD_MAX))
+          continue;
+        c = make_consts (u, blur, CE_NORM_L2, CE_OUTPUT_EDGES);
+        if (c.limit != floor_square_exact (u * s)) {
+          CHECK_EQ (c.limit, floor_square_exact (u * s));
+          return;
+        }
+      }
+    }
+  }
+#endif
+}
+
 /* gx = 3, gy = 4, S = 1: l2 m = 5, l1 m = 7. */
 static void
 test_l1_and_l2_norms_on_3_4_gradient (void)
@@ -1395,6 +1448,7 @@ static const test_case tests[] = {
   TEST (test_magnitude_rounds_half_up_in_full_chain),
   TEST (test_edge_params_defaults),
   TEST (test_threshold_limits_are_floored),
+  TEST (test_l2_limit_is_exact_near_integers),
   TEST (test_l1_and_l2_norms_on_3_4_gradient),
   TEST (test_threshold_is_strictly_greater_at_fractional_limit),
   TEST (test_magnitude_rounds_half_up_and_clamps),
