@@ -289,11 +289,6 @@ ce_status ce_cuda_upscale2x_frame_submit (ce_cuda_ctx * ctx, int slot,
 ce_status ce_cuda_frame_wait (ce_cuda_ctx * ctx, int slot,
     ce_timing * timing);
 
-/* Test hook: the wait of the n-th frame submitted from now on (n >= 1)
- * fails with CE_STATUS_CUDA_ERROR, as a device fault would; 0 disarms it.
- * Lets callers test their recovery without breaking a GPU. */
-void ce_cuda_ctx_inject_failure (ce_cuda_ctx * ctx, int n);
-
 #ifdef __cplusplus
 }
 #endif

@@ -23,6 +23,7 @@
 #include "cudaedge-core.h"
 #include "cudaedge-kernels.h"
 #include "cudaedge-private.h"
+#include "cudaedge-testing.h"
 
 #define MAX_BANDS 32
 #define MIN_BAND_ROWS 16

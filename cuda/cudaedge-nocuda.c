@@ -8,6 +8,7 @@
  */
 #include "cudaedge-core.h"
 #include "cudaedge-private.h"
+#include "cudaedge-testing.h"
 
 static ce_status
 not_built (void)

@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "gstcudaedgecommon.h"
+#include "cudaedge-testing.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_ce_common_debug);
 #define GST_CAT_DEFAULT gst_ce_common_debug

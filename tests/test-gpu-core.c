@@ -23,6 +23,7 @@
 #include <cuda_runtime_api.h>
 
 #include "cudaedge-core.h"
+#include "cudaedge-testing.h"
 #include "ce-test.h"
 #include "cudaedge-kernels.h"
 
