@@ -56,10 +56,7 @@
 #include "config.h"
 #endif
 
-#include <string.h>
-
 #include "gstcudaedge.h"
-#include "gstcudaedgecommon.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_edge_debug);
 #define GST_CAT_DEFAULT gst_cuda_edge_debug
@@ -70,10 +67,10 @@ GST_DEBUG_CATEGORY_STATIC (gst_cuda_edge_debug);
 #define DEFAULT_NORM CE_NORM_L2
 #define DEFAULT_OUTPUT CE_OUTPUT_EDGES
 
-/* After the properties shared with cudaupscale (GST_CE_PROP_*). */
 enum
 {
-  PROP_THRESHOLD = GST_CE_PROP_LAST,
+  PROP_0,
+  PROP_THRESHOLD,
   PROP_BLUR,
   PROP_BORDER_MODE,
   PROP_NORM,
@@ -82,20 +79,25 @@ enum
 
 struct _GstCudaEdge
 {
-  GstVideoFilter parent;
+  GstCeBaseFilter parent;
 
-  /* Properties, protected by the object lock. */
+  /* Properties, guarded by the object lock. */
   gdouble threshold;
   gboolean blur;
   ce_border_mode border_mode;
   ce_norm norm;
   ce_output output;
-  GstCeCommonProps props;
 
-  /* Streaming state. */
-  GstCeRuntime rt;
+  /* Streaming state: the negotiated input format. */
   ce_format format;
 };
+
+/* One frame's parameters. */
+typedef struct
+{
+  ce_edge_params edge;
+  ce_format format;
+} GstCudaEdgeParams;
 
 #define SINK_FORMATS "{ GRAY8, I420, YV12, NV12, NV21, Y42B, Y444, YUY2, " \
     "UYVY, RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR }"
@@ -206,7 +208,7 @@ gst_cuda_edge_output_get_type (void)
 }
 
 #define gst_cuda_edge_parent_class parent_class
-G_DEFINE_TYPE (GstCudaEdge, gst_cuda_edge, GST_TYPE_VIDEO_FILTER);
+G_DEFINE_TYPE (GstCudaEdge, gst_cuda_edge, GST_TYPE_CE_BASE_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (cudaedge, "cudaedge", GST_RANK_NONE,
     GST_TYPE_CUDA_EDGE);
 
@@ -214,46 +216,18 @@ static void gst_cuda_edge_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec);
 static void gst_cuda_edge_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
-static void gst_cuda_edge_finalize (GObject * object);
-static gboolean gst_cuda_edge_start (GstBaseTransform * trans);
-static gboolean gst_cuda_edge_stop (GstBaseTransform * trans);
 static GstCaps *gst_cuda_edge_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter);
-static gboolean gst_cuda_edge_propose_allocation (GstBaseTransform * trans,
-    GstQuery * decide_query, GstQuery * query);
-static gboolean gst_cuda_edge_decide_allocation (GstBaseTransform * trans,
-    GstQuery * query);
-static void gst_cuda_edge_before_transform (GstBaseTransform * trans,
-    GstBuffer * buffer);
-static GstFlowReturn gst_cuda_edge_transform (GstBaseTransform * trans,
-    GstBuffer * inbuf, GstBuffer * outbuf);
-static gboolean gst_cuda_edge_set_info (GstVideoFilter * filter,
-    GstCaps * incaps, GstVideoInfo * in_info, GstCaps * outcaps,
-    GstVideoInfo * out_info);
-static GstFlowReturn gst_cuda_edge_transform_frame (GstVideoFilter * filter,
-    GstVideoFrame * in_frame, GstVideoFrame * out_frame);
-static GstFlowReturn gst_cuda_edge_generate_output (GstBaseTransform * trans,
-    GstBuffer ** outbuf);
-static gboolean gst_cuda_edge_sink_event (GstBaseTransform * trans,
-    GstEvent * event);
-static gboolean gst_cuda_edge_query (GstBaseTransform * trans,
-    GstPadDirection direction, GstQuery * query);
-
-static void gst_cuda_edge_get_settings (GstElement * element,
-    GstCeFrameSettings * settings);
-static ce_status gst_cuda_edge_cuda_submit (GstElement * element,
+static gboolean gst_cuda_edge_set_info (GstCeBaseFilter * base,
+    const GstVideoInfo * in_info, const GstVideoInfo * out_info);
+static void gst_cuda_edge_get_params (GstCeBaseFilter * base,
+    gpointer params);
+static ce_status gst_cuda_edge_cuda_submit (GstCeBaseFilter * base,
     ce_cuda_ctx * ctx, gint slot, const GstVideoFrame * in,
-    GstVideoFrame * out, const GstCeFrameSettings * settings);
-static ce_status gst_cuda_edge_cpu (GstElement * element,
-    const GstVideoFrame * in, guint8 * dst, gsize dst_stride,
-    const GstCeFrameSettings * settings);
-
-static const GstCeFrameFuncs frame_funcs = {
-  "Edge detection",
-  gst_cuda_edge_get_settings,
-  gst_cuda_edge_cuda_submit,
-  gst_cuda_edge_cpu,
-};
+    GstVideoFrame * out, gconstpointer params);
+static ce_status gst_cuda_edge_cpu_rows (GstCeBaseFilter * base,
+    const GstVideoFrame * in, gconstpointer params, gint row0, gint row1,
+    guint8 * dst, gsize dst_stride);
 
 static void
 gst_cuda_edge_class_init (GstCudaEdgeClass * klass)
@@ -261,14 +235,13 @@ gst_cuda_edge_class_init (GstCudaEdgeClass * klass)
   GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
-  GstVideoFilterClass *filter_class = GST_VIDEO_FILTER_CLASS (klass);
+  GstCeBaseFilterClass *base_class = GST_CE_BASE_FILTER_CLASS (klass);
 
   GST_DEBUG_CATEGORY_INIT (gst_cuda_edge_debug, "cudaedge", 0,
       "CUDA edge detector");
 
   gobject_class->set_property = gst_cuda_edge_set_property;
   gobject_class->get_property = gst_cuda_edge_get_property;
-  gobject_class->finalize = gst_cuda_edge_finalize;
 
   g_object_class_install_property (gobject_class, PROP_THRESHOLD,
       g_param_spec_double ("threshold", "Threshold",
@@ -300,8 +273,6 @@ gst_cuda_edge_class_init (GstCudaEdgeClass * klass)
           DEFAULT_OUTPUT,
           G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
           G_PARAM_STATIC_STRINGS));
-  gst_ce_install_common_properties (gobject_class, "cudaedge-check");
-
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
@@ -311,30 +282,17 @@ gst_cuda_edge_class_init (GstCudaEdgeClass * klass)
       "CUDA with a known frame rate, one frame of latency",
       "The gst-cudaedge authors");
 
-  trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_edge_start);
-  trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_edge_stop);
   trans_class->transform_caps =
       GST_DEBUG_FUNCPTR (gst_cuda_edge_transform_caps);
-  trans_class->propose_allocation =
-      GST_DEBUG_FUNCPTR (gst_cuda_edge_propose_allocation);
-  trans_class->decide_allocation =
-      GST_DEBUG_FUNCPTR (gst_cuda_edge_decide_allocation);
-  trans_class->before_transform =
-      GST_DEBUG_FUNCPTR (gst_cuda_edge_before_transform);
-  trans_class->transform = GST_DEBUG_FUNCPTR (gst_cuda_edge_transform);
-  /* Frames in flight on CUDA: outputs leave one input late, are drained
-   * before serialized events and DRAIN queries, and add one frame of
-   * latency.  submit_input_buffer stays the parent's (QoS). */
-  trans_class->generate_output =
-      GST_DEBUG_FUNCPTR (gst_cuda_edge_generate_output);
-  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_edge_sink_event);
-  trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_edge_query);
-  /* The output is never the input: GRAY8 from any format. */
-  trans_class->passthrough_on_same_caps = FALSE;
 
-  filter_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_edge_set_info);
-  filter_class->transform_frame =
-      GST_DEBUG_FUNCPTR (gst_cuda_edge_transform_frame);
+  base_class->name = "cudaedge";
+  base_class->what = "Edge detection";
+  base_class->debug = gst_cuda_edge_debug;
+  base_class->params_size = sizeof (GstCudaEdgeParams);
+  base_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_edge_set_info);
+  base_class->get_params = GST_DEBUG_FUNCPTR (gst_cuda_edge_get_params);
+  base_class->cuda_submit = GST_DEBUG_FUNCPTR (gst_cuda_edge_cuda_submit);
+  base_class->cpu_rows = GST_DEBUG_FUNCPTR (gst_cuda_edge_cpu_rows);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_EDGE_BORDER_MODE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_EDGE_NORM, 0);
@@ -349,21 +307,7 @@ gst_cuda_edge_init (GstCudaEdge * self)
   self->border_mode = DEFAULT_BORDER_MODE;
   self->norm = DEFAULT_NORM;
   self->output = DEFAULT_OUTPUT;
-  gst_ce_common_props_init (&self->props);
   self->format = CE_FORMAT_GRAY8;
-
-  gst_ce_runtime_init (&self->rt, GST_ELEMENT_CAST (self), "cudaedge",
-      &frame_funcs);
-}
-
-static void
-gst_cuda_edge_finalize (GObject * object)
-{
-  GstCudaEdge *self = GST_CUDA_EDGE (object);
-
-  gst_ce_runtime_clear (&self->rt);
-
-  G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
 static void
@@ -371,10 +315,6 @@ gst_cuda_edge_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec)
 {
   GstCudaEdge *self = GST_CUDA_EDGE (object);
-
-  if (gst_ce_common_set_property (GST_ELEMENT_CAST (self), &self->props,
-          prop_id, value, pspec))
-    return;
 
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
@@ -406,11 +346,6 @@ gst_cuda_edge_get_property (GObject * object, guint prop_id, GValue * value,
 {
   GstCudaEdge *self = GST_CUDA_EDGE (object);
 
-  /* Takes the object lock itself, but not for stats. */
-  if (gst_ce_common_get_property (GST_ELEMENT_CAST (self), &self->props,
-          &self->rt, prop_id, value))
-    return;
-
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_THRESHOLD:
@@ -433,24 +368,6 @@ gst_cuda_edge_get_property (GObject * object, guint prop_id, GValue * value,
       break;
   }
   GST_OBJECT_UNLOCK (self);
-}
-
-static gboolean
-gst_cuda_edge_start (GstBaseTransform * trans)
-{
-  GstCudaEdge *self = GST_CUDA_EDGE (trans);
-
-  return gst_ce_runtime_start (&self->rt, &self->props);
-}
-
-static gboolean
-gst_cuda_edge_stop (GstBaseTransform * trans)
-{
-  GstCudaEdge *self = GST_CUDA_EDGE (trans);
-
-  /* Frames still in flight are discarded. */
-  gst_ce_runtime_close (&self->rt);
-  return TRUE;
 }
 
 /* The format field of a pad template's caps. */
@@ -520,210 +437,79 @@ gst_cuda_edge_transform_caps (GstBaseTransform * trans,
 }
 
 static gboolean
-gst_cuda_edge_propose_allocation (GstBaseTransform * trans,
-    GstQuery * decide_query, GstQuery * query)
+gst_cuda_edge_set_info (GstCeBaseFilter * base, const GstVideoInfo * in_info,
+    const GstVideoInfo * out_info)
 {
-  GstCudaEdge *self = GST_CUDA_EDGE (trans);
-
-  /* On CUDA, upstream fills pinned memory, so the core uploads straight
-   * from it without a staging copy. */
-  if (gst_ce_runtime_propose_allocation (&self->rt, query))
-    return TRUE;
-
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
-      decide_query, query);
-}
-
-static gboolean
-gst_cuda_edge_decide_allocation (GstBaseTransform * trans, GstQuery * query)
-{
-  GstCudaEdge *self = GST_CUDA_EDGE (trans);
-
-  /* On CUDA, results are downloaded straight into pinned output buffers. */
-  if (gst_ce_runtime_decide_allocation (&self->rt, query))
-    return TRUE;
-
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
-      query);
-}
-
-static void
-gst_cuda_edge_before_transform (GstBaseTransform * trans, GstBuffer * buffer)
-{
-  GstClockTime stream_time;
-
-  stream_time = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
-      GST_BUFFER_PTS (buffer));
-  if (GST_CLOCK_TIME_IS_VALID (stream_time))
-    gst_object_sync_values (GST_OBJECT (trans), stream_time);
-}
-
-static GstFlowReturn
-gst_cuda_edge_transform (GstBaseTransform * trans, GstBuffer * inbuf,
-    GstBuffer * outbuf)
-{
-  GstVideoFilter *filter = GST_VIDEO_FILTER (trans);
-
-  /* GstVideoFilter only warns about a buffer it cannot map and pushes the
-   * output anyway; a buffer that does not hold the frame is an error. */
-  if (filter->negotiated && !gst_ce_validate_input_buffer (GST_ELEMENT (trans),
-          &filter->in_info, inbuf))
-    return GST_FLOW_ERROR;
-
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->transform (trans, inbuf,
-      outbuf);
-}
-
-static gboolean
-gst_cuda_edge_set_info (GstVideoFilter * filter, GstCaps * incaps,
-    GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info)
-{
-  GstCudaEdge *self = GST_CUDA_EDGE (filter);
+  GstCudaEdge *self = GST_CUDA_EDGE (base);
   ce_format format;
 
   if (!gst_cuda_edge_format_to_ce (GST_VIDEO_INFO_FORMAT (in_info), &format))
-    goto unsupported;
+    return FALSE;
   if (GST_VIDEO_INFO_FORMAT (out_info) != GST_VIDEO_FORMAT_GRAY8
       || GST_VIDEO_INFO_WIDTH (in_info) != GST_VIDEO_INFO_WIDTH (out_info)
       || GST_VIDEO_INFO_HEIGHT (in_info) != GST_VIDEO_INFO_HEIGHT (out_info))
-    goto mismatch;
+    return FALSE;
 
-  /* No frame is in flight here: CAPS is serialized, so the frames of the
-   * old format were drained before it. */
   self->format = format;
-  gst_ce_runtime_set_info (&self->rt, in_info, out_info);
-
   GST_INFO_OBJECT (self, "%s %dx%d -> GRAY8", ce_format_name (format),
       GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info));
   return TRUE;
-
-  /* ERRORS */
-unsupported:
-  {
-    GST_ERROR_OBJECT (self, "unsupported input format %s",
-        gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (in_info)));
-    return FALSE;
-  }
-mismatch:
-  {
-    GST_ERROR_OBJECT (self, "output caps %" GST_PTR_FORMAT " do not match "
-        "input caps %" GST_PTR_FORMAT, outcaps, incaps);
-    return FALSE;
-  }
 }
 
 /* ---- one frame ---- */
 
 static void
-gst_cuda_edge_get_settings (GstElement * element,
-    GstCeFrameSettings * settings)
+gst_cuda_edge_get_params (GstCeBaseFilter * base, gpointer params)
 {
-  GstCudaEdge *self = GST_CUDA_EDGE (element);
+  GstCudaEdge *self = GST_CUDA_EDGE (base);
+  GstCudaEdgeParams *p = params;
 
-  settings->edge.threshold = self->threshold;
-  settings->edge.blur = self->blur;
-  settings->edge.border = self->border_mode;
-  settings->edge.norm = self->norm;
-  settings->edge.output = self->output;
-  gst_ce_common_props_get_settings (&self->props, settings);
+  p->edge.threshold = self->threshold;
+  p->edge.blur = self->blur;
+  p->edge.border = self->border_mode;
+  p->edge.norm = self->norm;
+  p->edge.output = self->output;
   /* Streaming state, but it belongs with the frame: a frame in flight
    * keeps the format it was submitted with. */
-  settings->format = self->format;
+  p->format = self->format;
 }
 
 /* Plane 0 of @in as the core sees it. */
 static void
-gst_cuda_edge_describe (const GstVideoFrame * in,
-    const GstCeFrameSettings * settings, ce_frame * src)
+gst_cuda_edge_describe (const GstVideoFrame * in, const GstCudaEdgeParams * p,
+    ce_frame * src)
 {
   src->data = GST_VIDEO_FRAME_PLANE_DATA (in, 0);
   src->stride = GST_VIDEO_FRAME_PLANE_STRIDE (in, 0);
   src->width = GST_VIDEO_FRAME_WIDTH (in);
   src->height = GST_VIDEO_FRAME_HEIGHT (in);
-  src->format = settings->format;
+  src->format = p->format;
 }
 
 static ce_status
-gst_cuda_edge_cuda_submit (G_GNUC_UNUSED GstElement * element,
+gst_cuda_edge_cuda_submit (G_GNUC_UNUSED GstCeBaseFilter * base,
     ce_cuda_ctx * ctx, gint slot, const GstVideoFrame * in,
-    GstVideoFrame * out, const GstCeFrameSettings * settings)
+    GstVideoFrame * out, gconstpointer params)
 {
+  const GstCudaEdgeParams *p = params;
   ce_frame src;
 
-  gst_cuda_edge_describe (in, settings, &src);
-  return ce_cuda_edge_frame_submit (ctx, slot, &src, &settings->edge,
+  gst_cuda_edge_describe (in, p, &src);
+  return ce_cuda_edge_frame_submit (ctx, slot, &src, &p->edge,
       GST_VIDEO_FRAME_PLANE_DATA (out, 0),
       GST_VIDEO_FRAME_PLANE_STRIDE (out, 0));
 }
 
-typedef struct
+/* The core's fast CPU path, with the same bytes as its reference (which
+ * the core's tests check). */
+static ce_status
+gst_cuda_edge_cpu_rows (G_GNUC_UNUSED GstCeBaseFilter * base,
+    const GstVideoFrame * in, gconstpointer params, gint row0, gint row1,
+    guint8 * dst, gsize dst_stride)
 {
+  const GstCudaEdgeParams *p = params;
   ce_frame src;
-  const ce_edge_params *params;
-  guint8 *dst;
-  gsize dst_stride;
-} GstCudaEdgeCpuJob;
 
-static ce_status
-gst_cuda_edge_cpu_band (gpointer user_data, gint row0, gint row1)
-{
-  GstCudaEdgeCpuJob *job = user_data;
-
-  return ce_cpu_edge_rows (&job->src, job->params, row0, row1, job->dst,
-      job->dst_stride);
-}
-
-/* The core's fast CPU path (the same bytes as its reference, which the
- * core's tests check), one band of rows per core. */
-static ce_status
-gst_cuda_edge_cpu (G_GNUC_UNUSED GstElement * element,
-    const GstVideoFrame * in, guint8 * dst, gsize dst_stride,
-    const GstCeFrameSettings * settings)
-{
-  GstCudaEdgeCpuJob job;
-
-  gst_cuda_edge_describe (in, settings, &job.src);
-  job.params = &settings->edge;
-  job.dst = dst;
-  job.dst_stride = dst_stride;
-  return gst_ce_run_in_bands (job.src.height, gst_cuda_edge_cpu_band, &job);
-}
-
-static GstFlowReturn
-gst_cuda_edge_transform_frame (GstVideoFilter * filter,
-    GstVideoFrame * in_frame, GstVideoFrame * out_frame)
-{
-  GstCudaEdge *self = GST_CUDA_EDGE (filter);
-
-  return gst_ce_runtime_process_frame (&self->rt, in_frame, out_frame);
-}
-
-/* ---- frames in flight (shared with cudaupscale) ---- */
-
-static GstFlowReturn
-gst_cuda_edge_generate_output (GstBaseTransform * trans, GstBuffer ** outbuf)
-{
-  GstCudaEdge *self = GST_CUDA_EDGE (trans);
-
-  return gst_ce_runtime_generate_output (&self->rt,
-      GST_BASE_TRANSFORM_CLASS (parent_class), outbuf);
-}
-
-static gboolean
-gst_cuda_edge_sink_event (GstBaseTransform * trans, GstEvent * event)
-{
-  GstCudaEdge *self = GST_CUDA_EDGE (trans);
-
-  return gst_ce_runtime_sink_event (&self->rt,
-      GST_BASE_TRANSFORM_CLASS (parent_class), event);
-}
-
-static gboolean
-gst_cuda_edge_query (GstBaseTransform * trans, GstPadDirection direction,
-    GstQuery * query)
-{
-  GstCudaEdge *self = GST_CUDA_EDGE (trans);
-
-  return gst_ce_runtime_query (&self->rt,
-      GST_BASE_TRANSFORM_CLASS (parent_class), direction, query);
+  gst_cuda_edge_describe (in, p, &src);
+  return ce_cpu_edge_rows (&src, &p->edge, row0, row1, dst, dst_stride);
 }

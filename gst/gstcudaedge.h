@@ -21,11 +21,13 @@
 #include <gst/video/video.h>
 #include <gst/video/gstvideofilter.h>
 
+#include "gstcebasefilter.h"
+
 G_BEGIN_DECLS
 
 #define GST_TYPE_CUDA_EDGE (gst_cuda_edge_get_type ())
 G_DECLARE_FINAL_TYPE (GstCudaEdge, gst_cuda_edge, GST, CUDA_EDGE,
-    GstVideoFilter);
+    GstCeBaseFilter);
 
 #define GST_TYPE_CUDA_EDGE_BORDER_MODE (gst_cuda_edge_border_mode_get_type ())
 GType gst_cuda_edge_border_mode_get_type (void);

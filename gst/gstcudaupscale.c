@@ -62,27 +62,15 @@
 #include "config.h"
 #endif
 
-#include <string.h>
-
 #include "gstcudaupscale.h"
-#include "gstcudaedgecommon.h"
 
 GST_DEBUG_CATEGORY_STATIC (gst_cuda_upscale_debug);
 #define GST_CAT_DEFAULT gst_cuda_upscale_debug
 
+/* Every property is the base class's. */
 struct _GstCudaUpscale
 {
-  GstBaseTransform parent;
-
-  /* Properties, protected by the object lock; all shared with cudaedge
-   * (GST_CE_PROP_*). */
-  GstCeCommonProps props;
-
-  /* Streaming state. */
-  GstCeRuntime rt;
-  gboolean negotiated;
-  GstVideoInfo in_info;
-  GstVideoInfo out_info;
+  GstCeBaseFilter parent;
 };
 
 #define UPSCALE_FORMATS \
@@ -99,71 +87,36 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (UPSCALE_FORMATS)));
 
 #define gst_cuda_upscale_parent_class parent_class
-G_DEFINE_TYPE (GstCudaUpscale, gst_cuda_upscale, GST_TYPE_BASE_TRANSFORM);
+G_DEFINE_TYPE (GstCudaUpscale, gst_cuda_upscale, GST_TYPE_CE_BASE_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (cudaupscale, "cudaupscale", GST_RANK_NONE,
     GST_TYPE_CUDA_UPSCALE);
 
-static void gst_cuda_upscale_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec);
-static void gst_cuda_upscale_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec);
-static void gst_cuda_upscale_finalize (GObject * object);
-static gboolean gst_cuda_upscale_start (GstBaseTransform * trans);
-static gboolean gst_cuda_upscale_stop (GstBaseTransform * trans);
 static GstCaps *gst_cuda_upscale_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter);
 static GstCaps *gst_cuda_upscale_fixate_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * othercaps);
-static gboolean gst_cuda_upscale_set_caps (GstBaseTransform * trans,
-    GstCaps * incaps, GstCaps * outcaps);
-static gboolean gst_cuda_upscale_get_unit_size (GstBaseTransform * trans,
-    GstCaps * caps, gsize * size);
-static gboolean gst_cuda_upscale_propose_allocation (GstBaseTransform *
-    trans, GstQuery * decide_query, GstQuery * query);
-static gboolean gst_cuda_upscale_decide_allocation (GstBaseTransform * trans,
-    GstQuery * query);
 static gboolean gst_cuda_upscale_transform_meta (GstBaseTransform * trans,
     GstBuffer * outbuf, GstMeta * meta, GstBuffer * inbuf);
-static GstFlowReturn gst_cuda_upscale_transform (GstBaseTransform * trans,
-    GstBuffer * inbuf, GstBuffer * outbuf);
-static GstFlowReturn gst_cuda_upscale_generate_output (GstBaseTransform *
-    trans, GstBuffer ** outbuf);
-static gboolean gst_cuda_upscale_sink_event (GstBaseTransform * trans,
-    GstEvent * event);
-static gboolean gst_cuda_upscale_query (GstBaseTransform * trans,
-    GstPadDirection direction, GstQuery * query);
-
-static void gst_cuda_upscale_get_settings (GstElement * element,
-    GstCeFrameSettings * settings);
-static ce_status gst_cuda_upscale_cuda_submit (GstElement * element,
+static gboolean gst_cuda_upscale_set_info (GstCeBaseFilter * base,
+    const GstVideoInfo * in_info, const GstVideoInfo * out_info);
+static void gst_cuda_upscale_get_params (GstCeBaseFilter * base,
+    gpointer params);
+static ce_status gst_cuda_upscale_cuda_submit (GstCeBaseFilter * base,
     ce_cuda_ctx * ctx, gint slot, const GstVideoFrame * in,
-    GstVideoFrame * out, const GstCeFrameSettings * settings);
-static ce_status gst_cuda_upscale_cpu (GstElement * element,
-    const GstVideoFrame * in, guint8 * dst, gsize dst_stride,
-    const GstCeFrameSettings * settings);
-
-static const GstCeFrameFuncs frame_funcs = {
-  "Upscaling",
-  gst_cuda_upscale_get_settings,
-  gst_cuda_upscale_cuda_submit,
-  gst_cuda_upscale_cpu,
-};
+    GstVideoFrame * out, gconstpointer params);
+static ce_status gst_cuda_upscale_cpu_rows (GstCeBaseFilter * base,
+    const GstVideoFrame * in, gconstpointer params, gint row0, gint row1,
+    guint8 * dst, gsize dst_stride);
 
 static void
 gst_cuda_upscale_class_init (GstCudaUpscaleClass * klass)
 {
-  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
   GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
   GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstCeBaseFilterClass *base_class = GST_CE_BASE_FILTER_CLASS (klass);
 
   GST_DEBUG_CATEGORY_INIT (gst_cuda_upscale_debug, "cudaupscale", 0,
       "CUDA bilinear 2x upscaler");
-
-  gobject_class->set_property = gst_cuda_upscale_set_property;
-  gobject_class->get_property = gst_cuda_upscale_get_property;
-  gobject_class->finalize = gst_cuda_upscale_finalize;
-
-  gst_ce_install_common_properties (gobject_class, "cudaupscale-check");
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);
   gst_element_class_add_static_pad_template (element_class, &src_template);
@@ -174,92 +127,25 @@ gst_cuda_upscale_class_init (GstCudaUpscaleClass * klass)
       "with a known frame rate, one frame of latency",
       "The gst-cudaedge authors");
 
-  trans_class->start = GST_DEBUG_FUNCPTR (gst_cuda_upscale_start);
-  trans_class->stop = GST_DEBUG_FUNCPTR (gst_cuda_upscale_stop);
   trans_class->transform_caps =
       GST_DEBUG_FUNCPTR (gst_cuda_upscale_transform_caps);
   trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_cuda_upscale_fixate_caps);
-  trans_class->set_caps = GST_DEBUG_FUNCPTR (gst_cuda_upscale_set_caps);
-  trans_class->get_unit_size =
-      GST_DEBUG_FUNCPTR (gst_cuda_upscale_get_unit_size);
-  trans_class->propose_allocation =
-      GST_DEBUG_FUNCPTR (gst_cuda_upscale_propose_allocation);
-  trans_class->decide_allocation =
-      GST_DEBUG_FUNCPTR (gst_cuda_upscale_decide_allocation);
   trans_class->transform_meta =
       GST_DEBUG_FUNCPTR (gst_cuda_upscale_transform_meta);
-  trans_class->transform = GST_DEBUG_FUNCPTR (gst_cuda_upscale_transform);
-  /* Frames in flight on CUDA: outputs leave one input late, are drained
-   * before serialized events and DRAIN queries, and add one frame of
-   * latency.  submit_input_buffer stays the parent's (QoS). */
-  trans_class->generate_output =
-      GST_DEBUG_FUNCPTR (gst_cuda_upscale_generate_output);
-  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_cuda_upscale_sink_event);
-  trans_class->query = GST_DEBUG_FUNCPTR (gst_cuda_upscale_query);
-  /* Input and output sizes always differ. */
-  trans_class->passthrough_on_same_caps = FALSE;
+
+  base_class->name = "cudaupscale";
+  base_class->what = "Upscaling";
+  base_class->debug = gst_cuda_upscale_debug;
+  base_class->params_size = 0;
+  base_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_upscale_set_info);
+  base_class->get_params = GST_DEBUG_FUNCPTR (gst_cuda_upscale_get_params);
+  base_class->cuda_submit = GST_DEBUG_FUNCPTR (gst_cuda_upscale_cuda_submit);
+  base_class->cpu_rows = GST_DEBUG_FUNCPTR (gst_cuda_upscale_cpu_rows);
 }
 
 static void
-gst_cuda_upscale_init (GstCudaUpscale * self)
+gst_cuda_upscale_init (G_GNUC_UNUSED GstCudaUpscale * self)
 {
-  gst_ce_common_props_init (&self->props);
-
-  /* Like GstVideoFilter: late frames may be dropped on QoS events. */
-  gst_base_transform_set_qos_enabled (GST_BASE_TRANSFORM (self), TRUE);
-  gst_ce_runtime_init (&self->rt, GST_ELEMENT_CAST (self), "cudaupscale",
-      &frame_funcs);
-}
-
-static void
-gst_cuda_upscale_finalize (GObject * object)
-{
-  GstCudaUpscale *self = GST_CUDA_UPSCALE (object);
-
-  gst_ce_runtime_clear (&self->rt);
-
-  G_OBJECT_CLASS (parent_class)->finalize (object);
-}
-
-static void
-gst_cuda_upscale_set_property (GObject * object, guint prop_id,
-    const GValue * value, GParamSpec * pspec)
-{
-  GstCudaUpscale *self = GST_CUDA_UPSCALE (object);
-
-  if (!gst_ce_common_set_property (GST_ELEMENT_CAST (self), &self->props,
-          prop_id, value, pspec))
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-}
-
-static void
-gst_cuda_upscale_get_property (GObject * object, guint prop_id,
-    GValue * value, GParamSpec * pspec)
-{
-  GstCudaUpscale *self = GST_CUDA_UPSCALE (object);
-
-  if (!gst_ce_common_get_property (GST_ELEMENT_CAST (self), &self->props,
-          &self->rt, prop_id, value))
-    G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
-}
-
-static gboolean
-gst_cuda_upscale_start (GstBaseTransform * trans)
-{
-  GstCudaUpscale *self = GST_CUDA_UPSCALE (trans);
-
-  return gst_ce_runtime_start (&self->rt, &self->props);
-}
-
-static gboolean
-gst_cuda_upscale_stop (GstBaseTransform * trans)
-{
-  GstCudaUpscale *self = GST_CUDA_UPSCALE (trans);
-
-  /* Frames still in flight are discarded. */
-  gst_ce_runtime_close (&self->rt);
-  self->negotiated = FALSE;
-  return TRUE;
 }
 
 /* ---- caps ---- */
@@ -464,150 +350,21 @@ gst_cuda_upscale_fixate_caps (GstBaseTransform * trans,
 }
 
 static gboolean
-gst_cuda_upscale_set_caps (GstBaseTransform * trans, GstCaps * incaps,
-    GstCaps * outcaps)
+gst_cuda_upscale_set_info (GstCeBaseFilter * base,
+    const GstVideoInfo * in_info, const GstVideoInfo * out_info)
 {
-  GstCudaUpscale *self = GST_CUDA_UPSCALE (trans);
-  GstVideoInfo in_info, out_info;
-  GstVideoFormat format;
+  if (GST_VIDEO_INFO_FORMAT (out_info) != GST_VIDEO_INFO_FORMAT (in_info)
+      || (gint64) GST_VIDEO_INFO_WIDTH (out_info) !=
+      2 * (gint64) GST_VIDEO_INFO_WIDTH (in_info)
+      || (gint64) GST_VIDEO_INFO_HEIGHT (out_info) !=
+      2 * (gint64) GST_VIDEO_INFO_HEIGHT (in_info))
+    return FALSE;
 
-  self->negotiated = FALSE;
-  if (!gst_video_info_from_caps (&in_info, incaps)
-      || !gst_video_info_from_caps (&out_info, outcaps))
-    goto invalid_caps;
-
-  format = GST_VIDEO_INFO_FORMAT (&in_info);
-  if (GST_VIDEO_INFO_FORMAT (&out_info) != format
-      || (gint64) GST_VIDEO_INFO_WIDTH (&out_info) !=
-      2 * (gint64) GST_VIDEO_INFO_WIDTH (&in_info)
-      || (gint64) GST_VIDEO_INFO_HEIGHT (&out_info) !=
-      2 * (gint64) GST_VIDEO_INFO_HEIGHT (&in_info))
-    goto mismatch;
-
-  /* No frame is in flight here: CAPS is serialized, so the frames of the
-   * old format were drained before it. */
-  self->in_info = in_info;
-  self->out_info = out_info;
-  gst_ce_runtime_set_info (&self->rt, &in_info, &out_info);
-  self->negotiated = TRUE;
-
-  GST_INFO_OBJECT (self, "%s %dx%d -> %dx%d",
-      gst_video_format_to_string (format), GST_VIDEO_INFO_WIDTH (&in_info),
-      GST_VIDEO_INFO_HEIGHT (&in_info), GST_VIDEO_INFO_WIDTH (&out_info),
-      GST_VIDEO_INFO_HEIGHT (&out_info));
+  GST_INFO_OBJECT (base, "%s %dx%d -> %dx%d",
+      GST_VIDEO_INFO_NAME (in_info), GST_VIDEO_INFO_WIDTH (in_info),
+      GST_VIDEO_INFO_HEIGHT (in_info), GST_VIDEO_INFO_WIDTH (out_info),
+      GST_VIDEO_INFO_HEIGHT (out_info));
   return TRUE;
-
-  /* ERRORS */
-invalid_caps:
-  {
-    GST_ERROR_OBJECT (self, "invalid caps %" GST_PTR_FORMAT " -> %"
-        GST_PTR_FORMAT, incaps, outcaps);
-    return FALSE;
-  }
-mismatch:
-  {
-    GST_ERROR_OBJECT (self, "output caps %" GST_PTR_FORMAT " are not the "
-        "same format at twice the size of input caps %" GST_PTR_FORMAT,
-        outcaps, incaps);
-    return FALSE;
-  }
-}
-
-static gboolean
-gst_cuda_upscale_get_unit_size (GstBaseTransform * trans, GstCaps * caps,
-    gsize * size)
-{
-  GstVideoInfo info;
-
-  if (!gst_video_info_from_caps (&info, caps)) {
-    GST_WARNING_OBJECT (trans, "cannot parse caps %" GST_PTR_FORMAT, caps);
-    return FALSE;
-  }
-  *size = GST_VIDEO_INFO_SIZE (&info);
-  return TRUE;
-}
-
-/* ---- allocation ---- */
-
-static gboolean
-gst_cuda_upscale_propose_allocation (GstBaseTransform * trans,
-    GstQuery * decide_query, GstQuery * query)
-{
-  GstCudaUpscale *self = GST_CUDA_UPSCALE (trans);
-
-  /* On CUDA, upstream fills pinned memory, so the core uploads straight
-   * from it without a staging copy. */
-  if (gst_ce_runtime_propose_allocation (&self->rt, query))
-    return TRUE;
-
-  if (!GST_BASE_TRANSFORM_CLASS (parent_class)->propose_allocation (trans,
-          decide_query, query))
-    return FALSE;
-
-  /* Any plane 0 layout is fine: strides come from the video meta. */
-  if (!gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL))
-    gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-  return TRUE;
-}
-
-static gboolean
-gst_cuda_upscale_decide_allocation (GstBaseTransform * trans,
-    GstQuery * query)
-{
-  GstCudaUpscale *self = GST_CUDA_UPSCALE (trans);
-  GstCaps *caps;
-  GstVideoInfo info;
-  GstBufferPool *pool = NULL;
-  GstStructure *config;
-  guint size, min = 0, max = 0;
-
-  /* On CUDA, results are downloaded straight into pinned output buffers. */
-  if (gst_ce_runtime_decide_allocation (&self->rt, query))
-    goto chain_up;
-
-  /* On the CPU, a video pool (as GstVideoFilter makes), with the video meta
-   * when downstream understands it. */
-  gst_query_parse_allocation (query, &caps, NULL);
-  if (!caps || !gst_video_info_from_caps (&info, caps))
-    goto chain_up;
-
-  size = GST_VIDEO_INFO_SIZE (&info);
-  if (gst_query_get_n_allocation_pools (query) > 0) {
-    gst_query_parse_nth_allocation_pool (query, 0, &pool, &size, &min, &max);
-    size = MAX (size, GST_VIDEO_INFO_SIZE (&info));
-  }
-  if (!pool)
-    pool = gst_video_buffer_pool_new ();
-
-  config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_set_params (config, caps, size, min, max);
-  if (gst_query_find_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL))
-    gst_buffer_pool_config_add_option (config,
-        GST_BUFFER_POOL_OPTION_VIDEO_META);
-  if (!gst_buffer_pool_set_config (pool, config)) {
-    /* A downstream pool may adjust the configuration; take what it
-     * proposes if it still holds a frame. */
-    config = gst_buffer_pool_get_config (pool);
-    if (!gst_buffer_pool_config_validate_params (config, caps, size, min,
-            max)) {
-      gst_structure_free (config);
-      gst_object_unref (pool);
-      GST_WARNING_OBJECT (self, "output buffer pool rejected %"
-          GST_PTR_FORMAT, caps);
-      return FALSE;
-    }
-    gst_buffer_pool_set_config (pool, config);
-  }
-
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
-  else
-    gst_query_add_allocation_pool (query, pool, size, min, max);
-  gst_object_unref (pool);
-
-chain_up:
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->decide_allocation (trans,
-      query);
 }
 
 /* Metadata that does not depend on the picture's size or memory (for
@@ -629,15 +386,13 @@ gst_cuda_upscale_transform_meta (G_GNUC_UNUSED GstBaseTransform * trans,
   return TRUE;
 }
 
-/* ---- processing ---- */
+/* ---- one frame ---- */
 
+/* Nothing to set: the upscale has no options. */
 static void
-gst_cuda_upscale_get_settings (GstElement * element,
-    GstCeFrameSettings * settings)
+gst_cuda_upscale_get_params (G_GNUC_UNUSED GstCeBaseFilter * base,
+    G_GNUC_UNUSED gpointer params)
 {
-  GstCudaUpscale *self = GST_CUDA_UPSCALE (element);
-
-  gst_ce_common_props_get_settings (&self->props, settings);
 }
 
 /* 1 for GRAY8, 4 for the RGB family. */
@@ -648,9 +403,9 @@ gst_cuda_upscale_bpp (const GstVideoFrame * in)
 }
 
 static ce_status
-gst_cuda_upscale_cuda_submit (G_GNUC_UNUSED GstElement * element,
+gst_cuda_upscale_cuda_submit (G_GNUC_UNUSED GstCeBaseFilter * base,
     ce_cuda_ctx * ctx, gint slot, const GstVideoFrame * in,
-    GstVideoFrame * out, G_GNUC_UNUSED const GstCeFrameSettings * settings)
+    GstVideoFrame * out, G_GNUC_UNUSED gconstpointer params)
 {
   return ce_cuda_upscale2x_frame_submit (ctx, slot,
       GST_VIDEO_FRAME_PLANE_DATA (in, 0), GST_VIDEO_FRAME_PLANE_STRIDE (in,
@@ -659,106 +414,15 @@ gst_cuda_upscale_cuda_submit (G_GNUC_UNUSED GstElement * element,
       GST_VIDEO_FRAME_PLANE_STRIDE (out, 0));
 }
 
-typedef struct
-{
-  const guint8 *src;
-  gsize src_stride;
-  gint width, height, bpp;
-  guint8 *dst;
-  gsize dst_stride;
-} GstCudaUpscaleCpuJob;
-
+/* The core's fast CPU path, with the same bytes as its reference (which
+ * the core's tests check). */
 static ce_status
-gst_cuda_upscale_cpu_band (gpointer user_data, gint row0, gint row1)
+gst_cuda_upscale_cpu_rows (G_GNUC_UNUSED GstCeBaseFilter * base,
+    const GstVideoFrame * in, G_GNUC_UNUSED gconstpointer params, gint row0,
+    gint row1, guint8 * dst, gsize dst_stride)
 {
-  GstCudaUpscaleCpuJob *job = user_data;
-
-  return ce_cpu_upscale2x_rows (job->src, job->src_stride, job->width,
-      job->height, job->bpp, row0, row1, job->dst, job->dst_stride);
-}
-
-/* The core's fast CPU path (the same bytes as its reference, which the
- * core's tests check), one band of output rows per core. */
-static ce_status
-gst_cuda_upscale_cpu (G_GNUC_UNUSED GstElement * element,
-    const GstVideoFrame * in, guint8 * dst, gsize dst_stride,
-    G_GNUC_UNUSED const GstCeFrameSettings * settings)
-{
-  GstCudaUpscaleCpuJob job;
-
-  job.src = GST_VIDEO_FRAME_PLANE_DATA (in, 0);
-  job.src_stride = GST_VIDEO_FRAME_PLANE_STRIDE (in, 0);
-  job.width = GST_VIDEO_FRAME_WIDTH (in);
-  job.height = GST_VIDEO_FRAME_HEIGHT (in);
-  job.bpp = gst_cuda_upscale_bpp (in);
-  job.dst = dst;
-  job.dst_stride = dst_stride;
-  return gst_ce_run_in_bands (2 * job.height, gst_cuda_upscale_cpu_band,
-      &job);
-}
-
-static GstFlowReturn
-gst_cuda_upscale_transform (GstBaseTransform * trans, GstBuffer * inbuf,
-    GstBuffer * outbuf)
-{
-  GstCudaUpscale *self = GST_CUDA_UPSCALE (trans);
-  GstVideoFrame in_frame, out_frame;
-  GstFlowReturn ret;
-
-  if (G_UNLIKELY (!self->negotiated))
-    goto not_negotiated;
-
-  /* A buffer that does not hold the frame is an error, not a crash. */
-  if (!gst_ce_validate_input_buffer (GST_ELEMENT (trans), &self->in_info,
-          inbuf))
-    return GST_FLOW_ERROR;
-
-  if (!gst_ce_runtime_map_frames (&self->rt, inbuf, outbuf, &in_frame,
-          &out_frame))
-    return GST_FLOW_ERROR;
-
-  ret = gst_ce_runtime_process_frame (&self->rt, &in_frame, &out_frame);
-
-  gst_video_frame_unmap (&out_frame);
-  gst_video_frame_unmap (&in_frame);
-  return ret;
-
-  /* ERRORS */
-not_negotiated:
-  {
-    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
-        ("received a buffer before caps were negotiated"));
-    return GST_FLOW_NOT_NEGOTIATED;
-  }
-}
-
-/* ---- frames in flight (shared with cudaedge) ---- */
-
-static GstFlowReturn
-gst_cuda_upscale_generate_output (GstBaseTransform * trans,
-    GstBuffer ** outbuf)
-{
-  GstCudaUpscale *self = GST_CUDA_UPSCALE (trans);
-
-  return gst_ce_runtime_generate_output (&self->rt,
-      GST_BASE_TRANSFORM_CLASS (parent_class), outbuf);
-}
-
-static gboolean
-gst_cuda_upscale_sink_event (GstBaseTransform * trans, GstEvent * event)
-{
-  GstCudaUpscale *self = GST_CUDA_UPSCALE (trans);
-
-  return gst_ce_runtime_sink_event (&self->rt,
-      GST_BASE_TRANSFORM_CLASS (parent_class), event);
-}
-
-static gboolean
-gst_cuda_upscale_query (GstBaseTransform * trans, GstPadDirection direction,
-    GstQuery * query)
-{
-  GstCudaUpscale *self = GST_CUDA_UPSCALE (trans);
-
-  return gst_ce_runtime_query (&self->rt,
-      GST_BASE_TRANSFORM_CLASS (parent_class), direction, query);
+  return ce_cpu_upscale2x_rows (GST_VIDEO_FRAME_PLANE_DATA (in, 0),
+      GST_VIDEO_FRAME_PLANE_STRIDE (in, 0), GST_VIDEO_FRAME_WIDTH (in),
+      GST_VIDEO_FRAME_HEIGHT (in), gst_cuda_upscale_bpp (in), row0, row1,
+      dst, dst_stride);
 }

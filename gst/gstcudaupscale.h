@@ -18,14 +18,15 @@
 #define __GST_CUDA_UPSCALE_H__
 
 #include <gst/gst.h>
-#include <gst/base/gstbasetransform.h>
 #include <gst/video/video.h>
+
+#include "gstcebasefilter.h"
 
 G_BEGIN_DECLS
 
 #define GST_TYPE_CUDA_UPSCALE (gst_cuda_upscale_get_type ())
 G_DECLARE_FINAL_TYPE (GstCudaUpscale, gst_cuda_upscale, GST, CUDA_UPSCALE,
-    GstBaseTransform);
+    GstCeBaseFilter);
 
 GST_ELEMENT_REGISTER_DECLARE (cudaupscale);
 

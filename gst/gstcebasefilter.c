@@ -1,0 +1,1385 @@
+/* gst-cudaedge: the base class of the elements
+ *
+ * Copyright (C) 2026 The gst-cudaedge authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ */
+
+
+/* What both elements do alike: properties, backend choice and fall-back,
+ * the frame path (synchronous, or with frames in flight on CUDA),
+ * events and queries, allocation, input validation, check and
+ * statistics.  A subclass supplies its caps, its own properties and the
+ * vfuncs of GstCeBaseFilterClass. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include "gstcebasefilter.h"
+#include "gstcebands.h"
+#include "gstcecheck.h"
+#include "gstcecontext.h"
+#include "gstceinflight.h"
+
+#ifdef GST_CE_TEST_HOOKS
+#include "cudaedge-testing.h"
+#endif
+
+GST_DEBUG_CATEGORY_STATIC (gst_ce_base_filter_debug);
+#define GST_CAT_DEFAULT gst_ce_base_filter_debug
+
+#define DEFAULT_CHECK FALSE
+#define DEFAULT_CHECK_INTERVAL 1
+#define DEFAULT_CHECK_FAIL GST_CE_CHECK_FAIL_WARN
+#define DEFAULT_BACKEND GST_CE_BACKEND_AUTO
+#define DEFAULT_CUDA_DEVICE_ID -1
+#define DEFAULT_N_THREADS 0
+
+enum
+{
+  PROP_0,
+  PROP_CHECK,
+  PROP_CHECK_INTERVAL,
+  PROP_CHECK_FAIL,
+  PROP_BACKEND,
+  PROP_CUDA_DEVICE_ID,
+  PROP_STATS,
+  PROP_N_THREADS
+};
+
+typedef struct
+{
+  /* Properties, guarded by the object lock. */
+  GstCeBackend backend;
+  gint device_id;
+  gboolean check;
+  guint check_interval;
+  GstCeCheckFail check_fail;
+  guint n_threads;
+
+  /* The state lock guards ctx against readers outside the streaming
+   * thread, and latency.  ctx changes only in start and stop (streaming
+   * stopped) and on a fall-back (in the streaming thread), so the
+   * streaming thread reads it unlocked. */
+  GMutex lock;
+  GstCeContext *ctx;            /* NULL: running on the CPU */
+  GstClockTime latency;         /* added while frames are in flight */
+
+  /* Streaming state. */
+  GstCeBackend requested;
+  guint64 frame_count;          /* frames since start, 0-based */
+  GstCeBands *bands;
+  GstCeCheckBuffer reference;
+  GstCeInFlight in_flight;
+  gint64 corrupt_frame;         /* test hook, -1 when unset */
+
+  GstCeStats stats;
+} GstCeBaseFilterPrivate;
+
+G_DEFINE_ABSTRACT_TYPE_WITH_PRIVATE (GstCeBaseFilter, gst_ce_base_filter,
+    GST_TYPE_VIDEO_FILTER);
+
+#define GET_PRIV(self) \
+    ((GstCeBaseFilterPrivate *) gst_ce_base_filter_get_instance_private (self))
+#define GET_CLASS(self) GST_CE_BASE_FILTER_GET_CLASS (self)
+
+/* ---- enums ---- */
+
+GType
+gst_ce_backend_get_type (void)
+{
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+    {GST_CE_BACKEND_AUTO, "CUDA when a device works, else the CPU", "auto"},
+    {GST_CE_BACKEND_CUDA, "CUDA only (error when no device works)", "cuda"},
+    {GST_CE_BACKEND_CPU, "The CPU only (vectorised, one band per thread)",
+        "cpu"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaEdgeBackend", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_ce_check_fail_get_type (void)
+{
+  static gsize type = 0;
+  static const GEnumValue values[] = {
+    {GST_CE_CHECK_FAIL_WARN, "Post a message and a warning, keep going",
+        "warn"},
+    {GST_CE_CHECK_FAIL_ERROR, "Post a message and a stream error", "error"},
+    {0, NULL, NULL}
+  };
+
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstCudaEdgeCheckFail", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+/* ---- properties ---- */
+
+static void
+gst_ce_base_filter_init (GstCeBaseFilter * self)
+{
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+
+  priv->backend = DEFAULT_BACKEND;
+  priv->device_id = DEFAULT_CUDA_DEVICE_ID;
+  priv->check = DEFAULT_CHECK;
+  priv->check_interval = DEFAULT_CHECK_INTERVAL;
+  priv->check_fail = DEFAULT_CHECK_FAIL;
+  priv->n_threads = DEFAULT_N_THREADS;
+  g_mutex_init (&priv->lock);
+  gst_ce_in_flight_init (&priv->in_flight);
+  gst_ce_stats_init (&priv->stats);
+  priv->corrupt_frame = -1;
+}
+
+static void
+gst_ce_base_filter_finalize (GObject * object)
+{
+  GstCeBaseFilterPrivate *priv = GET_PRIV (GST_CE_BASE_FILTER (object));
+
+  gst_ce_in_flight_clear (&priv->in_flight);
+  if (priv->ctx)
+    gst_ce_context_unref (priv->ctx);
+  gst_ce_bands_free (priv->bands);
+  gst_ce_check_buffer_clear (&priv->reference);
+  gst_ce_stats_clear (&priv->stats);
+  g_mutex_clear (&priv->lock);
+
+  G_OBJECT_CLASS (gst_ce_base_filter_parent_class)->finalize (object);
+}
+
+/* backend, cuda-device-id and n-threads are read once, in start.  Called
+ * with the object lock held, which GST_STATE wants. */
+static gboolean
+gst_ce_base_filter_ready_only (GstCeBaseFilter * self, GParamSpec * pspec)
+{
+  if (GST_STATE (self) > GST_STATE_READY) {
+    GST_WARNING_OBJECT (self, "property '%s' can only be changed in the "
+        "NULL or READY state; ignoring the new value", pspec->name);
+    return FALSE;
+  }
+  return TRUE;
+}
+
+static void
+gst_ce_base_filter_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstCeBaseFilter *self = GST_CE_BASE_FILTER (object);
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_CHECK:
+      priv->check = g_value_get_boolean (value);
+      break;
+    case PROP_CHECK_INTERVAL:
+      priv->check_interval = g_value_get_uint (value);
+      break;
+    case PROP_CHECK_FAIL:
+      priv->check_fail = g_value_get_enum (value);
+      break;
+    case PROP_BACKEND:
+      if (gst_ce_base_filter_ready_only (self, pspec))
+        priv->backend = g_value_get_enum (value);
+      break;
+    case PROP_CUDA_DEVICE_ID:
+      if (gst_ce_base_filter_ready_only (self, pspec))
+        priv->device_id = g_value_get_int (value);
+      break;
+    case PROP_N_THREADS:
+      if (gst_ce_base_filter_ready_only (self, pspec))
+        priv->n_threads = g_value_get_uint (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_ce_base_filter_get_property (GObject * object, guint prop_id,
+    GValue * value, GParamSpec * pspec)
+{
+  GstCeBaseFilter *self = GST_CE_BASE_FILTER (object);
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+
+  /* Under the statistics lock only. */
+  if (prop_id == PROP_STATS) {
+    gchar *name = g_strdup_printf ("%s-stats", GET_CLASS (self)->name);
+
+    g_value_take_boxed (value, gst_ce_stats_to_structure (&priv->stats,
+            name));
+    g_free (name);
+    return;
+  }
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_CHECK:
+      g_value_set_boolean (value, priv->check);
+      break;
+    case PROP_CHECK_INTERVAL:
+      g_value_set_uint (value, priv->check_interval);
+      break;
+    case PROP_CHECK_FAIL:
+      g_value_set_enum (value, priv->check_fail);
+      break;
+    case PROP_BACKEND:
+      g_value_set_enum (value, priv->backend);
+      break;
+    case PROP_CUDA_DEVICE_ID:
+      g_value_set_int (value, priv->device_id);
+      break;
+    case PROP_N_THREADS:
+      g_value_set_uint (value, priv->n_threads);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* ---- start and stop ---- */
+
+#ifdef GST_CE_TEST_HOOKS
+/* A frame number from <NAME>_TEST_<WHAT>, or -1.  Test builds only. */
+static gint64
+gst_ce_base_filter_read_hook (GstCeBaseFilter * self, const gchar * what)
+{
+  gchar *upper = g_ascii_strup (GET_CLASS (self)->name, -1);
+  gchar *var = g_strdup_printf ("%s_TEST_%s", upper, what);
+  const gchar *env = g_getenv (var);
+  gchar *end = NULL;
+  gint64 n = -1;
+
+  if (env && *env) {
+    n = g_ascii_strtoll (env, &end, 10);
+    if (!end || *end != '\0' || n < 0 || n >= G_MAXINT)
+      n = -1;
+    GST_WARNING_OBJECT (self, "test hook %s=\"%s\": frame %" G_GINT64_FORMAT,
+        var, env, n);
+  }
+  g_free (var);
+  g_free (upper);
+  return n;
+}
+#endif
+
+static void
+gst_ce_base_filter_set_context (GstCeBaseFilter * self, GstCeContext * ctx)
+{
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+  GstCeContext *old;
+
+  g_mutex_lock (&priv->lock);
+  old = priv->ctx;
+  priv->ctx = ctx;
+  if (!ctx)
+    priv->latency = 0;
+  g_mutex_unlock (&priv->lock);
+
+  if (old)
+    gst_ce_context_unref (old);
+}
+
+static gboolean
+gst_ce_base_filter_start (GstBaseTransform * trans)
+{
+  GstCeBaseFilter *self = GST_CE_BASE_FILTER (trans);
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+  GstCeBaseFilterClass *klass = GET_CLASS (self);
+  GstCeContext *ctx = NULL;
+  ce_status status = CE_STATUS_OK;
+  GstCeBackend backend;
+  gint device_id;
+  guint n_threads;
+
+  GST_OBJECT_LOCK (self);
+  backend = priv->backend;
+  device_id = priv->device_id;
+  n_threads = priv->n_threads;
+  GST_OBJECT_UNLOCK (self);
+
+  if (backend != GST_CE_BACKEND_CPU) {
+    ctx = gst_ce_context_new (device_id, &status);
+    if (!ctx && backend == GST_CE_BACKEND_CUDA)
+      goto no_device;
+  }
+
+  priv->requested = backend;
+  priv->frame_count = 0;
+  gst_ce_base_filter_set_context (self, ctx);
+  gst_ce_stats_reset (&priv->stats, ctx ? "cuda" : "cpu",
+      ctx ? gst_ce_context_get_device_name (ctx) : "cpu");
+  gst_ce_bands_free (priv->bands);
+  priv->bands = gst_ce_bands_new (n_threads);
+
+#ifdef GST_CE_TEST_HOOKS
+  priv->corrupt_frame = gst_ce_base_filter_read_hook (self, "CORRUPT_FRAME");
+  if (ctx) {
+    /* The core counts submissions from now on, 1-based. */
+    gint64 fail = gst_ce_base_filter_read_hook (self, "CUDA_FAIL_FRAME");
+
+    if (fail >= 0)
+      ce_cuda_ctx_inject_failure (gst_ce_context_get_handle (ctx),
+          (int) fail + 1);
+  }
+#endif
+
+  if (ctx) {
+    GST_CAT_INFO_OBJECT (klass->debug, self, "using the CUDA backend on "
+        "device %d (%s)", gst_ce_context_get_device_id (ctx),
+        gst_ce_context_get_device_name (ctx));
+  } else if (backend == GST_CE_BACKEND_AUTO) {
+    GST_CAT_WARNING_OBJECT (klass->debug, self, "no usable CUDA device, "
+        "using the CPU backend: %s", ce_last_error ());
+  } else {
+    GST_CAT_INFO_OBJECT (klass->debug, self, "using the CPU backend "
+        "(backend=cpu) on %u threads", gst_ce_bands_get_n_threads
+        (priv->bands));
+  }
+  return TRUE;
+
+  /* ERRORS */
+no_device:
+  {
+    if (status == CE_STATUS_NOT_BUILT) {
+      GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+          ("This build has no CUDA support (backend=cuda)."),
+          ("%s. Use backend=auto or backend=cpu.", ce_last_error ()));
+    } else if (device_id >= 0) {
+      GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+          ("Could not open CUDA device %d (backend=cuda).", device_id),
+          ("%s. Use backend=auto or backend=cpu to run without a GPU.",
+              ce_last_error ()));
+    } else {
+      GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
+          ("No usable CUDA device found (backend=cuda)."),
+          ("%s. Use backend=auto or backend=cpu to run without a GPU.",
+              ce_last_error ()));
+    }
+    return FALSE;
+  }
+}
+
+static gboolean
+gst_ce_base_filter_stop (GstBaseTransform * trans)
+{
+  GstCeBaseFilter *self = GST_CE_BASE_FILTER (trans);
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+
+  /* Frames still in flight are discarded.  Statistics and the backend
+   * name stay readable after stop. */
+  gst_ce_in_flight_discard (&priv->in_flight);
+  gst_ce_base_filter_set_context (self, NULL);
+  g_clear_pointer (&priv->bands, gst_ce_bands_free);
+  gst_ce_check_buffer_clear (&priv->reference);
+  return TRUE;
+}
+
+/* ---- negotiation ---- */
+
+/* Frames in flight need CUDA and a known frame rate, to size the latency
+ * they add.  Streaming thread. */
+static gboolean
+gst_ce_base_filter_is_pipelined (GstCeBaseFilter * self)
+{
+  GstVideoFilter *filter = GST_VIDEO_FILTER (self);
+
+  return GET_PRIV (self)->ctx != NULL && filter->negotiated
+      && GST_VIDEO_INFO_FPS_N (&filter->in_info) > 0;
+}
+
+/* Frames the element holds besides the one it works on: each pool needs
+ * that many buffers more. */
+static guint
+gst_ce_base_filter_frames_held (GstCeBaseFilter * self)
+{
+  return gst_ce_base_filter_is_pipelined (self) ? CE_CUDA_SLOTS - 1 : 0;
+}
+
+static void
+gst_ce_base_filter_update_latency (GstCeBaseFilter * self)
+{
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+  GstVideoInfo *info = &GST_VIDEO_FILTER (self)->in_info;
+  GstClockTime latency = 0;
+  gboolean changed;
+
+  if (gst_ce_base_filter_is_pipelined (self))
+    latency = gst_util_uint64_scale_int (GST_SECOND,
+        GST_VIDEO_INFO_FPS_D (info), GST_VIDEO_INFO_FPS_N (info));
+
+  g_mutex_lock (&priv->lock);
+  changed = latency != priv->latency;
+  priv->latency = latency;
+  g_mutex_unlock (&priv->lock);
+
+  /* The pipeline asks again when told that the latency changed. */
+  if (changed) {
+    GST_INFO_OBJECT (self, "%s: latency %" GST_TIME_FORMAT,
+        latency ? "one frame in flight" : "synchronous",
+        GST_TIME_ARGS (latency));
+    gst_element_post_message (GST_ELEMENT_CAST (self),
+        gst_message_new_latency (GST_OBJECT_CAST (self)));
+  }
+}
+
+static gboolean
+gst_ce_base_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
+    GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info)
+{
+  GstCeBaseFilter *self = GST_CE_BASE_FILTER (filter);
+
+  /* No frame is in flight here: CAPS is serialized, so the frames of the
+   * old format were drained before it. */
+  if (!GET_CLASS (self)->set_info (self, in_info, out_info)) {
+    GST_ERROR_OBJECT (self, "cannot convert %" GST_PTR_FORMAT " to %"
+        GST_PTR_FORMAT, incaps, outcaps);
+    return FALSE;
+  }
+
+  /* GstVideoFilter sets in_info and negotiated after this returns. */
+  filter->in_info = *in_info;
+  filter->out_info = *out_info;
+  filter->negotiated = TRUE;
+  gst_ce_base_filter_update_latency (self);
+  return TRUE;
+}
+
+/* ---- input validation ---- */
+
+/* Plane 0 of @buffer as GstVideoFrame would map it: from its video meta
+ * when it has one, else from @info.  Returns the buffer to read (a new
+ * reference: @buffer itself, or a copy in one memory block when plane 0
+ * spans several, since a meta's plane is mapped from one block only), or
+ * NULL after posting an error that says what is wrong. */
+static GstBuffer *
+gst_ce_base_filter_validate_input (GstCeBaseFilter * self,
+    const GstVideoInfo * info, GstBuffer * buffer)
+{
+  GstVideoMeta *meta;
+  gsize size, row, offset, span = 0, needed = 0;
+  guint idx, length;
+  gsize skip;
+  gint stride;
+  guint width, height;
+
+  size = gst_buffer_get_size (buffer);
+  width = GST_VIDEO_INFO_WIDTH (info);
+  height = GST_VIDEO_INFO_HEIGHT (info);
+  row = (gsize) width * GST_VIDEO_FORMAT_INFO_PSTRIDE (info->finfo, 0);
+
+  meta = gst_buffer_get_video_meta (buffer);
+  if (meta) {
+    if (meta->format != GST_VIDEO_INFO_FORMAT (info)
+        || meta->width != width || meta->height != height)
+      goto meta_mismatch;
+    offset = meta->offset[0];
+    stride = meta->stride[0];
+  } else {
+    offset = GST_VIDEO_INFO_PLANE_OFFSET (info, 0);
+    stride = GST_VIDEO_INFO_PLANE_STRIDE (info, 0);
+    needed = GST_VIDEO_INFO_SIZE (info);
+    if (size < needed)
+      goto too_small;
+  }
+
+  if (stride <= 0 || (gsize) stride < row)
+    goto bad_stride;
+
+  /* offset + stride * (height - 1) + row, without wrapping around. */
+  if (!g_size_checked_mul (&span, (gsize) stride, height - 1)
+      || !g_size_checked_add (&span, span, row)
+      || !g_size_checked_add (&needed, offset, span))
+    goto too_small;
+  if (size < needed)
+    goto too_small;
+
+  /* Only plane 0 is read, but a frame whose other planes (from its meta)
+   * lie outside the buffer cannot be mapped.  GstVideoFrame's own mapping
+   * is the judge. */
+  if (GST_VIDEO_INFO_N_PLANES (info) > 1) {
+    GstVideoFrame frame;
+
+    if (!gst_video_frame_map (&frame, info, buffer, GST_MAP_READ))
+      goto unmappable;
+    gst_video_frame_unmap (&frame);
+  }
+
+  if (meta && gst_buffer_n_memory (buffer) > 1
+      && gst_buffer_find_memory (buffer, offset, span, &idx, &length, &skip)
+      && length > 1) {
+    GST_DEBUG_OBJECT (self, "plane 0 spans %u memory blocks: reading a "
+        "merged copy", length);
+    return gst_buffer_copy_region (buffer, GST_BUFFER_COPY_ALL |
+        GST_BUFFER_COPY_MERGE, 0, -1);
+  }
+  return gst_buffer_ref (buffer);
+
+  /* ERRORS */
+meta_mismatch:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Input buffer's video meta does not match the negotiated caps."),
+        ("meta says %s %ux%u, caps say %s %ux%u",
+            gst_video_format_to_string (meta->format), meta->width,
+            meta->height,
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)), width,
+            height));
+    return NULL;
+  }
+unmappable:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Input buffer's planes do not fit in the buffer."),
+        ("%s %ux%u: the video meta's plane offsets and strides reach past "
+            "the %" G_GSIZE_FORMAT " bytes of the buffer",
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)), width,
+            height, size));
+    return NULL;
+  }
+too_small:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Input buffer is too small for the negotiated caps."),
+        ("got %" G_GSIZE_FORMAT " bytes, %s %ux%u at offset %" G_GSIZE_FORMAT
+            " with stride %d needs %s", size,
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)),
+            width, height, offset, stride, needed ? "more" : "more than "
+            "the address space"));
+    return NULL;
+  }
+bad_stride:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Input buffer has an invalid row stride."),
+        ("stride %d for rows of %" G_GSIZE_FORMAT " bytes", stride, row));
+    return NULL;
+  }
+}
+
+static gboolean
+gst_ce_base_filter_map_frames (GstCeBaseFilter * self, GstBuffer * inbuf,
+    GstBuffer * outbuf, GstVideoFrame * in, GstVideoFrame * out)
+{
+  GstVideoFilter *filter = GST_VIDEO_FILTER (self);
+
+  if (!gst_video_frame_map (in, &filter->in_info, inbuf, GST_MAP_READ))
+    goto map_in_failed;
+  if (!gst_video_frame_map (out, &filter->out_info, outbuf, GST_MAP_WRITE)) {
+    gst_video_frame_unmap (in);
+    goto map_out_failed;
+  }
+  return TRUE;
+
+  /* ERRORS */
+map_in_failed:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Could not map the input buffer as a %dx%d %s frame.",
+            GST_VIDEO_INFO_WIDTH (&filter->in_info),
+            GST_VIDEO_INFO_HEIGHT (&filter->in_info),
+            GST_VIDEO_INFO_NAME (&filter->in_info)), (NULL));
+    return FALSE;
+  }
+map_out_failed:
+  {
+    GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
+        ("Could not map the output buffer as a %dx%d frame.",
+            GST_VIDEO_INFO_WIDTH (&filter->out_info),
+            GST_VIDEO_INFO_HEIGHT (&filter->out_info)), (NULL));
+    return FALSE;
+  }
+}
+
+/* ---- one frame ---- */
+
+/* What a frame needs from the properties, copied at once under the object
+ * lock when the frame starts, so that a property changed while PLAYING
+ * takes effect at a frame boundary even with frames in flight. */
+typedef struct
+{
+  gboolean check;               /* this frame is to be checked */
+  GstCeCheckFail check_fail;
+} GstCeFrameCheck;
+
+static void
+gst_ce_base_filter_snapshot (GstCeBaseFilter * self, guint64 frame,
+    GstCeFrameCheck * check, gpointer params)
+{
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+
+  GST_OBJECT_LOCK (self);
+  check->check = priv->check && priv->check_interval > 0
+      && frame % priv->check_interval == 0;
+  check->check_fail = priv->check_fail;
+  GET_CLASS (self)->get_params (self, params);
+  GST_OBJECT_UNLOCK (self);
+}
+
+typedef struct
+{
+  GstCeBaseFilter *self;
+  const GstVideoFrame *in;
+  gconstpointer params;
+  guint8 *dst;
+  gsize dst_stride;
+} GstCeCpuFrame;
+
+static ce_status
+gst_ce_base_filter_cpu_band (gpointer user_data, gint row0, gint row1)
+{
+  GstCeCpuFrame *f = user_data;
+
+  return GET_CLASS (f->self)->cpu_rows (f->self, f->in, f->params, row0,
+      row1, f->dst, f->dst_stride);
+}
+
+/* The whole output on the CPU, a band of rows per thread. */
+static ce_status
+gst_ce_base_filter_run_cpu (GstCeBaseFilter * self, const GstVideoFrame * in,
+    gconstpointer params, guint8 * dst, gsize dst_stride)
+{
+  GstCeCpuFrame f = { self, in, params, dst, dst_stride };
+
+  return gst_ce_bands_run (GET_PRIV (self)->bands,
+      GST_VIDEO_INFO_HEIGHT (&GST_VIDEO_FILTER (self)->out_info),
+      gst_ce_base_filter_cpu_band, &f);
+}
+
+/* Handles a failed CUDA frame.  With backend=auto: warns, drops the
+ * context, asks both neighbours for system memory again and returns TRUE;
+ * the caller redoes the frame on the CPU.  With backend=cuda: posts an
+ * error and returns FALSE. */
+static gboolean
+gst_ce_base_filter_cuda_failed (GstCeBaseFilter * self, ce_status status,
+    const gchar * call)
+{
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+
+  if (priv->requested == GST_CE_BACKEND_CUDA) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("CUDA processing failed (backend=cuda)."),
+        ("%s: %s: %s. Use backend=auto to fall back to the CPU.", call,
+            ce_status_string (status), ce_last_error ()));
+    return FALSE;
+  }
+
+  GST_CAT_WARNING_OBJECT (GET_CLASS (self)->debug, self, "CUDA failed, "
+      "falling back to the CPU: %s: %s", call, ce_last_error ());
+  GST_ELEMENT_WARNING (self, RESOURCE, FAILED,
+      ("CUDA processing failed; continuing on the CPU."),
+      ("%s: %s: %s", call, ce_status_string (status), ce_last_error ()));
+
+  /* Buffers already allocated from the pinned pools keep the context alive
+   * through their allocator's reference, so they stay valid. */
+  gst_ce_base_filter_set_context (self, NULL);
+  gst_ce_stats_set_backend (&priv->stats, "cpu", "cpu");
+  gst_ce_base_filter_update_latency (self);
+
+  /* New pools, of system memory, on both sides. */
+  gst_base_transform_reconfigure_src (trans);
+  gst_pad_push_event (trans->sinkpad, gst_event_new_reconfigure ());
+  return TRUE;
+}
+
+/* Everything after the GPU work of a frame, synchronous or in flight.
+ * @on_gpu says that the frame was given to CUDA and @gpu_status how that
+ * ended.  A frame the GPU did not do (or finished only after an earlier
+ * frame failed and the context was dropped) is computed on the CPU, so no
+ * frame is lost.  Then the test hook, the check and the statistics. */
+static GstFlowReturn
+gst_ce_base_filter_complete (GstCeBaseFilter * self, guint64 frame,
+    const GstVideoFrame * in, GstVideoFrame * out, gconstpointer params,
+    const GstCeFrameCheck * check, gboolean on_gpu, ce_status gpu_status,
+    const gchar * gpu_call, const ce_timing * timing)
+{
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+  GstFlowReturn ret = GST_FLOW_OK;
+  guint8 *h_dst = GST_VIDEO_FRAME_PLANE_DATA (out, 0);
+  gsize dst_stride = GST_VIDEO_FRAME_PLANE_STRIDE (out, 0);
+  gint pstride = GST_VIDEO_FORMAT_INFO_PSTRIDE (out->info.finfo, 0);
+  gint width = GST_VIDEO_FRAME_WIDTH (out);
+  gint rows = GST_VIDEO_FRAME_HEIGHT (out);
+  gsize row_bytes = (gsize) width * pstride;
+  gboolean checked = FALSE, corrupt = FALSE;
+  ce_diff diff = { 0, 0, 0, 0, 0 };
+  ce_status status = CE_STATUS_OK;
+  gdouble cpu_us = 0.0;
+  guint64 mismatches = 0;
+
+  if (on_gpu) {
+    if (priv->ctx == NULL) {
+      on_gpu = FALSE;
+    } else if (gpu_status != CE_STATUS_OK) {
+      if (!gst_ce_base_filter_cuda_failed (self, gpu_status, gpu_call))
+        return GST_FLOW_ERROR;
+      on_gpu = FALSE;
+    }
+  }
+
+  if (!on_gpu) {
+    gint64 start = g_get_monotonic_time ();
+
+    status = gst_ce_base_filter_run_cpu (self, in, params, h_dst,
+        dst_stride);
+    if (status != CE_STATUS_OK)
+      goto cpu_failed;
+    cpu_us = (gdouble) (g_get_monotonic_time () - start);
+  }
+#ifdef GST_CE_TEST_HOOKS
+  if (priv->corrupt_frame >= 0 && (guint64) priv->corrupt_frame == frame) {
+    GST_WARNING_OBJECT (self, "test hook: corrupting byte (0, 0) of frame %"
+        G_GUINT64_FORMAT, frame);
+    h_dst[0] ^= 0xff;
+  }
+  /* With the hook set, the CPU backend is checked too, against a second
+   * computation, so the mismatch path runs without a GPU. */
+  corrupt = priv->corrupt_frame >= 0;
+#endif
+
+  /* On the CPU the output *is* the CPU's: nothing to compare. */
+  if (check->check && (on_gpu || corrupt)) {
+    guint8 *h_ref = gst_ce_check_buffer_get (&priv->reference,
+        row_bytes * rows);
+
+    if (!h_ref)
+      goto no_memory;
+    status = gst_ce_base_filter_run_cpu (self, in, params, h_ref, row_bytes);
+    if (status != CE_STATUS_OK)
+      goto cpu_failed;
+    /* Every byte of every pixel (alpha and padding too), counted by
+     * pixel; expected and got are the first differing byte's values. */
+    mismatches = ce_compare_pixels (h_ref, row_bytes, h_dst, dst_stride,
+        width, rows, pstride, &diff);
+    checked = TRUE;
+  }
+
+  gst_ce_stats_add_frame (&priv->stats, checked, mismatches,
+      on_gpu ? timing : NULL, cpu_us);
+
+  if (mismatches) {
+    gchar *name = g_strdup_printf ("%s-check", GET_CLASS (self)->name);
+
+    gst_element_post_message (GST_ELEMENT_CAST (self),
+        gst_ce_check_message_new (GST_OBJECT_CAST (self), name, frame,
+            &diff));
+    g_free (name);
+    if (check->check_fail == GST_CE_CHECK_FAIL_ERROR) {
+      GST_ELEMENT_ERROR (self, STREAM, FAILED,
+          ("Output differs from the CPU's (check-fail=error)."),
+          ("frame %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " pixels "
+              "differ, first at x=%d y=%d: expected %d, got %d", frame,
+              (guint64) diff.count, diff.x, diff.y, diff.expected, diff.got));
+      ret = GST_FLOW_ERROR;
+    } else {
+      GST_ELEMENT_WARNING (self, STREAM, FAILED,
+          ("Output differs from the CPU's."),
+          ("frame %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " pixels "
+              "differ, first at x=%d y=%d: expected %d, got %d", frame,
+              (guint64) diff.count, diff.x, diff.y, diff.expected, diff.got));
+    }
+  }
+  return ret;
+
+  /* ERRORS */
+no_memory:
+  {
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+        ("Not enough memory to check a %dx%d frame.", width, rows), (NULL));
+    return GST_FLOW_ERROR;
+  }
+cpu_failed:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("%s failed on the CPU.", GET_CLASS (self)->what),
+        ("%s %dx%d, strides %d -> %" G_GSIZE_FORMAT ": %s: %s",
+            gst_video_format_to_string (GST_VIDEO_FRAME_FORMAT (in)),
+            GST_VIDEO_FRAME_WIDTH (in), GST_VIDEO_FRAME_HEIGHT (in),
+            GST_VIDEO_FRAME_PLANE_STRIDE (in, 0), dst_stride,
+            ce_status_string (status), ce_last_error ()));
+    return GST_FLOW_ERROR;
+  }
+}
+
+/* One mapped frame, synchronously. */
+static GstFlowReturn
+gst_ce_base_filter_transform_frame (GstVideoFilter * filter,
+    GstVideoFrame * in, GstVideoFrame * out)
+{
+  GstCeBaseFilter *self = GST_CE_BASE_FILTER (filter);
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+  GstCeFrameCheck check;
+  ce_timing timing = { 0.0, 0.0, 0.0 };
+  ce_status status = CE_STATUS_OK;
+  const gchar *call = NULL;
+  gpointer params;
+  guint64 frame;
+
+  params = g_alloca (MAX (GET_CLASS (self)->params_size, 1));
+  memset (params, 0, GET_CLASS (self)->params_size);
+  frame = priv->frame_count++;
+  gst_ce_base_filter_snapshot (self, frame, &check, params);
+
+  if (priv->ctx) {
+    ce_cuda_ctx *handle = gst_ce_context_get_handle (priv->ctx);
+
+    /* Nothing is in flight on this path, so slot 0 is free. */
+    call = "submitting the frame";
+    status = GET_CLASS (self)->cuda_submit (self, handle, 0, in, out,
+        params);
+    if (status == CE_STATUS_OK) {
+      call = "ce_cuda_frame_wait";
+      status = ce_cuda_frame_wait (handle, 0, &timing);
+    }
+  }
+
+  return gst_ce_base_filter_complete (self, frame, in, out, params, &check,
+      call != NULL, status, call, &timing);
+}
+
+/* GstBaseTransform::transform, instead of GstVideoFilter's: that one only
+ * warns about a buffer it cannot map and pushes the output anyway.  Here a
+ * buffer that does not hold the frame is an error, and no output leaves
+ * without being computed. */
+static GstFlowReturn
+gst_ce_base_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstCeBaseFilter *self = GST_CE_BASE_FILTER (trans);
+  GstVideoFilter *filter = GST_VIDEO_FILTER (trans);
+  GstVideoFrame in, out;
+  GstFlowReturn ret;
+  GstBuffer *readbuf;
+
+  if (G_UNLIKELY (!filter->negotiated))
+    goto not_negotiated;
+
+  readbuf = gst_ce_base_filter_validate_input (self, &filter->in_info, inbuf);
+  if (!readbuf)
+    return GST_FLOW_ERROR;
+  if (!gst_ce_base_filter_map_frames (self, readbuf, outbuf, &in, &out)) {
+    gst_buffer_unref (readbuf);
+    return GST_FLOW_ERROR;
+  }
+
+  ret = gst_ce_base_filter_transform_frame (filter, &in, &out);
+
+  gst_video_frame_unmap (&out);
+  gst_video_frame_unmap (&in);
+  gst_buffer_unref (readbuf);
+  return ret;
+
+  /* ERRORS */
+not_negotiated:
+  {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
+        ("received a buffer before caps were negotiated"));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+}
+
+/* ---- frames in flight ---- */
+
+/* Waits for the oldest frame in flight and completes it.  Its output comes
+ * back in @outbuf even when the flow return is not OK, as from
+ * GstBaseTransform::transform; the caller drops it then.  After an error
+ * the other frames in flight are discarded.  FALSE when none was left
+ * (a flush took it). */
+static GstFlowReturn
+gst_ce_base_filter_finish_oldest (GstCeBaseFilter * self, GstBuffer ** outbuf)
+{
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+  ce_timing timing = { 0.0, 0.0, 0.0 };
+  GstCeFrameCheck check;
+  GstFlowReturn ret;
+  ce_status status;
+  GstCeJob *job;
+
+  *outbuf = NULL;
+  job = gst_ce_in_flight_pop (&priv->in_flight);
+  if (!job)
+    return GST_FLOW_OK;
+
+  status = gst_ce_in_flight_wait (&priv->in_flight, job, &timing);
+  check.check = job->check;
+  check.check_fail = job->check_fail;
+  ret = gst_ce_base_filter_complete (self, job->frame, &job->in, &job->out,
+      job->params, &check, job->ctx != NULL, status,
+      job->slot >= 0 ? "ce_cuda_frame_wait" : "submitting the frame",
+      &timing);
+  *outbuf = gst_ce_job_free (job);
+
+  if (ret != GST_FLOW_OK)
+    gst_ce_in_flight_discard (&priv->in_flight);
+  return ret;
+}
+
+/* Completes the frames in flight in order and pushes their outputs; stops
+ * at the first flow return that is not OK, discarding the rest. */
+static GstFlowReturn
+gst_ce_base_filter_drain (GstCeBaseFilter * self)
+{
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstFlowReturn ret = GST_FLOW_OK;
+  GstBuffer *outbuf;
+
+  while (ret == GST_FLOW_OK) {
+    ret = gst_ce_base_filter_finish_oldest (self, &outbuf);
+    if (!outbuf)
+      break;
+    if (ret == GST_FLOW_OK) {
+      GST_LOG_OBJECT (self, "pushing a drained frame");
+      ret = gst_pad_push (trans->srcpad, outbuf);
+    } else {
+      gst_buffer_unref (outbuf);
+    }
+  }
+  if (ret != GST_FLOW_OK) {
+    gst_ce_in_flight_discard (&priv->in_flight);
+    GST_DEBUG_OBJECT (self, "draining stopped: %s", gst_flow_get_name (ret));
+  }
+  return ret;
+}
+
+/* Takes the stashed input buffer, prepares its output and submits it. */
+static GstFlowReturn
+gst_ce_base_filter_submit_queued (GstCeBaseFilter * self)
+{
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstBaseTransformClass *klass = GST_BASE_TRANSFORM_GET_CLASS (trans);
+  GstBuffer *inbuf = trans->queued_buf, *readbuf, *outbuf = NULL;
+  GstCeFrameCheck check;
+  GstFlowReturn ret;
+  GstCeJob *job;
+
+  trans->queued_buf = NULL;
+
+  readbuf = gst_ce_base_filter_validate_input (self,
+      &GST_VIDEO_FILTER (self)->in_info, inbuf);
+  if (!readbuf) {
+    gst_buffer_unref (inbuf);
+    return GST_FLOW_ERROR;
+  }
+
+  /* From the pool negotiated downstream, with the input's timestamps,
+   * offsets, flags and metas copied, as GstBaseTransform does it.  The
+   * pool may block until a flush: nothing is locked here. */
+  ret = klass->prepare_output_buffer (trans, inbuf, &outbuf);
+  gst_buffer_unref (inbuf);
+  if (ret != GST_FLOW_OK || outbuf == NULL || outbuf == inbuf) {
+    GST_WARNING_OBJECT (self, "could not get an output buffer: %s",
+        gst_flow_get_name (ret));
+    if (outbuf && outbuf != inbuf)
+      gst_buffer_unref (outbuf);
+    gst_buffer_unref (readbuf);
+    return ret == GST_FLOW_OK ? GST_FLOW_ERROR : ret;
+  }
+
+  job = gst_ce_job_new (readbuf, outbuf, GET_CLASS (self)->params_size);
+  if (!gst_ce_base_filter_map_frames (self, readbuf, outbuf, &job->in,
+          &job->out)) {
+    gst_buffer_unref (gst_ce_job_free (job));
+    return GST_FLOW_ERROR;
+  }
+  job->frame = priv->frame_count++;
+  gst_ce_base_filter_snapshot (self, job->frame, &check, job->params);
+  job->check = check.check;
+  job->check_fail = check.check_fail;
+
+  if (priv->ctx) {
+    job->ctx = gst_ce_context_ref (priv->ctx);
+    /* At most CE_CUDA_SLOTS - 1 frames wait between two inputs, so a slot
+     * is free. */
+    job->slot = gst_ce_in_flight_reserve_slot (&priv->in_flight);
+    if (job->slot >= 0) {
+      job->status = GET_CLASS (self)->cuda_submit (self,
+          gst_ce_context_get_handle (job->ctx), job->slot, &job->in,
+          &job->out, job->params);
+      if (job->status != CE_STATUS_OK) {
+        gst_ce_in_flight_release_slot (&priv->in_flight, job->slot);
+        job->slot = -1;
+      }
+    } else {
+      job->status = CE_STATUS_INVALID_ARGUMENT;
+      GST_WARNING_OBJECT (self, "no free CUDA slot for frame %"
+          G_GUINT64_FORMAT, job->frame);
+    }
+  }
+  GST_LOG_OBJECT (self, "frame %" G_GUINT64_FORMAT " submitted to slot %d",
+      job->frame, job->slot);
+  gst_ce_in_flight_push (&priv->in_flight, job);
+  return GST_FLOW_OK;
+}
+
+/* Whether the oldest frame in flight is to be finished now.  One frame
+ * stays in flight while CUDA runs; frames that are not on the GPU (a
+ * failed submission, or any after a fallback to the CPU) gain nothing
+ * from waiting. */
+static gboolean
+gst_ce_base_filter_must_finish (GstCeBaseFilter * self, gboolean pipelined)
+{
+  GstCeInFlight *fl = &GET_PRIV (self)->in_flight;
+  guint n = gst_ce_in_flight_length (fl);
+
+  if (n == 0)
+    return FALSE;
+  return !pipelined || !gst_ce_in_flight_newest_on_gpu (fl)
+      || n >= CE_CUDA_SLOTS;
+}
+
+static GstFlowReturn
+gst_ce_base_filter_generate_output (GstBaseTransform * trans,
+    GstBuffer ** outbuf)
+{
+  GstCeBaseFilter *self = GST_CE_BASE_FILTER (trans);
+  gboolean pipelined = gst_ce_base_filter_is_pipelined (self);
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  *outbuf = NULL;
+
+  if (pipelined && trans->queued_buf != NULL) {
+    ret = gst_ce_base_filter_submit_queued (self);
+    if (ret != GST_FLOW_OK)
+      return ret;
+  }
+
+  /* At most one output per call: GstBaseTransform calls again until it
+   * gets none, which also flushes out, in order, the frames left in
+   * flight by a fallback to the CPU before the next input is done. */
+  if (gst_ce_base_filter_must_finish (self, pipelined))
+    ret = gst_ce_base_filter_finish_oldest (self, outbuf);
+
+  if (*outbuf != NULL || ret != GST_FLOW_OK || pipelined)
+    return ret;
+
+  /* Nothing in flight: the synchronous path, through ::transform. */
+  return GST_BASE_TRANSFORM_CLASS (gst_ce_base_filter_parent_class)
+      ->generate_output (trans, outbuf);
+}
+
+static gboolean
+gst_ce_base_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  GstCeBaseFilter *self = GST_CE_BASE_FILTER (trans);
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+  GstBaseTransformClass *parent =
+      GST_BASE_TRANSFORM_CLASS (gst_ce_base_filter_parent_class);
+  gboolean ret;
+
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_FLUSH_START:
+      /* Forwarded first: that unblocks downstream and with it a streaming
+       * thread waiting there or for an output buffer. */
+      ret = parent->sink_event (trans, event);
+      gst_ce_in_flight_discard (&priv->in_flight);
+      return ret;
+    case GST_EVENT_FLUSH_STOP:
+      gst_ce_in_flight_discard (&priv->in_flight);
+      break;
+    default:
+      /* Outputs of earlier buffers go before the event, in order. */
+      if (GST_EVENT_IS_SERIALIZED (event))
+        gst_ce_base_filter_drain (self);
+      break;
+  }
+  return parent->sink_event (trans, event);
+}
+
+static gboolean
+gst_ce_base_filter_query (GstBaseTransform * trans, GstPadDirection direction,
+    GstQuery * query)
+{
+  GstCeBaseFilter *self = GST_CE_BASE_FILTER (trans);
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+  GstClockTime latency;
+  gboolean ret;
+
+  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_DRAIN)
+    gst_ce_base_filter_drain (self);
+
+  ret = GST_BASE_TRANSFORM_CLASS (gst_ce_base_filter_parent_class)->query
+      (trans, direction, query);
+
+  if (ret && direction == GST_PAD_SRC
+      && GST_QUERY_TYPE (query) == GST_QUERY_LATENCY) {
+    g_mutex_lock (&priv->lock);
+    latency = priv->latency;
+    g_mutex_unlock (&priv->lock);
+
+    if (latency > 0) {
+      GstClockTime min, max;
+      gboolean live;
+
+      gst_query_parse_latency (query, &live, &min, &max);
+      min += latency;
+      if (GST_CLOCK_TIME_IS_VALID (max))
+        max += latency;
+      gst_query_set_latency (query, live, min, max);
+      GST_DEBUG_OBJECT (self, "one frame in flight: latency %"
+          GST_TIME_FORMAT " - %" GST_TIME_FORMAT, GST_TIME_ARGS (min),
+          GST_TIME_ARGS (max));
+    }
+  }
+  return ret;
+}
+
+/* ---- allocation ---- */
+
+/* A new reference on the context in use, or NULL on the CPU.  Allocation
+ * queries may come from another thread than the streaming one. */
+static GstCeContext *
+gst_ce_base_filter_get_context (GstCeBaseFilter * self)
+{
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+  GstCeContext *ctx = NULL;
+
+  g_mutex_lock (&priv->lock);
+  if (priv->ctx)
+    ctx = gst_ce_context_ref (priv->ctx);
+  g_mutex_unlock (&priv->lock);
+  return ctx;
+}
+
+/* On CUDA, upstream fills pinned memory, so the core uploads straight
+ * from it without a staging copy. */
+static gboolean
+gst_ce_base_filter_propose_allocation (GstBaseTransform * trans,
+    GstQuery * decide_query, GstQuery * query)
+{
+  GstCeBaseFilter *self = GST_CE_BASE_FILTER (trans);
+  GstCeContext *ctx;
+  GstAllocator *allocator;
+  GstBufferPool *pool = NULL;
+  GstAllocationParams params;
+  GstVideoInfo info;
+  GstCaps *caps;
+  gboolean need_pool;
+  guint held;
+
+  gst_query_parse_allocation (query, &caps, &need_pool);
+  ctx = gst_ce_base_filter_get_context (self);
+  if (!ctx || !caps || !gst_video_info_from_caps (&info, caps))
+    goto system_memory;
+
+  /* The element keeps the inputs of the frames in flight. */
+  held = gst_ce_base_filter_frames_held (self);
+  allocator = gst_ce_pinned_allocator_new (ctx);
+  if (need_pool) {
+    pool = gst_ce_pinned_pool_new (allocator, caps, held, 0);
+    if (!pool) {
+      gst_object_unref (allocator);
+      goto system_memory;
+    }
+  }
+
+  gst_allocation_params_init (&params);
+  gst_query_add_allocation_param (query, allocator, &params);
+  if (pool) {
+    gst_query_add_allocation_pool (query, pool, info.size, held, 0);
+    gst_object_unref (pool);
+  }
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  gst_object_unref (allocator);
+  gst_ce_context_unref (ctx);
+
+  GST_DEBUG_OBJECT (self, "proposed a pinned-memory pool upstream");
+  return TRUE;
+
+system_memory:
+  if (ctx)
+    gst_ce_context_unref (ctx);
+  return GST_BASE_TRANSFORM_CLASS (gst_ce_base_filter_parent_class)
+      ->propose_allocation (trans, decide_query, query);
+}
+
+/* On CUDA, results are downloaded straight into pinned output buffers. */
+static gboolean
+gst_ce_base_filter_decide_allocation (GstBaseTransform * trans,
+    GstQuery * query)
+{
+  GstCeBaseFilter *self = GST_CE_BASE_FILTER (trans);
+  GstCeContext *ctx;
+  GstAllocator *allocator;
+  GstBufferPool *pool;
+  GstAllocationParams params;
+  GstVideoInfo info;
+  GstCaps *caps;
+  guint min = 0, max = 0, size = 0, held;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  ctx = gst_ce_base_filter_get_context (self);
+  if (!ctx || !caps || !gst_video_info_from_caps (&info, caps))
+    goto system_memory;
+
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_parse_nth_allocation_pool (query, 0, NULL, &size, &min, &max);
+
+  /* The element keeps the outputs of the frames in flight besides what
+   * downstream needs. */
+  held = gst_ce_base_filter_frames_held (self);
+  min += held;
+  if (max != 0)
+    max += held;
+
+  allocator = gst_ce_pinned_allocator_new (ctx);
+  pool = gst_ce_pinned_pool_new (allocator, caps, min, max);
+  if (!pool) {
+    gst_object_unref (allocator);
+    goto system_memory;
+  }
+
+  gst_allocation_params_init (&params);
+  if (gst_query_get_n_allocation_params (query) > 0)
+    gst_query_set_nth_allocation_param (query, 0, allocator, &params);
+  else
+    gst_query_add_allocation_param (query, allocator, &params);
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_set_nth_allocation_pool (query, 0, pool, info.size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, info.size, min, max);
+
+  gst_object_unref (pool);
+  gst_object_unref (allocator);
+  gst_ce_context_unref (ctx);
+  GST_DEBUG_OBJECT (self, "output buffers come from pinned memory (min %u, "
+      "max %u)", min, max);
+  return TRUE;
+
+system_memory:
+  if (ctx)
+    gst_ce_context_unref (ctx);
+  return GST_BASE_TRANSFORM_CLASS (gst_ce_base_filter_parent_class)
+      ->decide_allocation (trans, query);
+}
+
+/* Controlled properties follow the stream time of each input. */
+static void
+gst_ce_base_filter_before_transform (GstBaseTransform * trans,
+    GstBuffer * buffer)
+{
+  GstClockTime stream_time;
+
+  stream_time = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
+      GST_BUFFER_PTS (buffer));
+  if (GST_CLOCK_TIME_IS_VALID (stream_time))
+    gst_object_sync_values (GST_OBJECT (trans), stream_time);
+}
+
+/* ---- class ---- */
+
+static void
+gst_ce_base_filter_class_init (GstCeBaseFilterClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstVideoFilterClass *filter_class = GST_VIDEO_FILTER_CLASS (klass);
+
+  GST_DEBUG_CATEGORY_INIT (gst_ce_base_filter_debug, "cebasefilter", 0,
+      "gst-cudaedge element base class");
+  gst_ce_context_init_debug ();
+
+  gobject_class->set_property = gst_ce_base_filter_set_property;
+  gobject_class->get_property = gst_ce_base_filter_get_property;
+  gobject_class->finalize = gst_ce_base_filter_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_CHECK,
+      g_param_spec_boolean ("check", "Check",
+          "Compare the GPU output with the CPU's every check-interval "
+          "frames and report mismatches (no effect on the CPU backend, "
+          "whose output is the CPU's)", DEFAULT_CHECK,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_CHECK_INTERVAL,
+      g_param_spec_uint ("check-interval", "Check interval",
+          "Check frames 0, N, 2N, ... counted since start, in frames "
+          "(1 - 4294967295)", 1, G_MAXUINT, DEFAULT_CHECK_INTERVAL,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_CHECK_FAIL,
+      g_param_spec_enum ("check-fail", "Check failure",
+          "What a mismatch found by check does besides posting the "
+          "<element>-check element message", GST_TYPE_CE_CHECK_FAIL,
+          DEFAULT_CHECK_FAIL, G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_BACKEND,
+      g_param_spec_enum ("backend", "Backend",
+          "Where frames are processed", GST_TYPE_CE_BACKEND, DEFAULT_BACKEND,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
+          G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_CUDA_DEVICE_ID,
+      g_param_spec_int ("cuda-device-id", "CUDA device ID",
+          "CUDA device index to use, -1 for the first usable one "
+          "(-1 - 32767)", -1, G_MAXINT16, DEFAULT_CUDA_DEVICE_ID,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
+          G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_STATS,
+      g_param_spec_boxed ("stats", "Statistics",
+          "Since the last start: frames, frames-checked, mismatches "
+          "(guint64), backend (\"cuda\" or \"cpu\"), device (name or "
+          "\"cpu\"), mean upload-us, kernel-us, download-us per GPU frame "
+          "and cpu-us per CPU frame (microseconds)",
+          GST_TYPE_STRUCTURE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_N_THREADS,
+      g_param_spec_uint ("n-threads", "Threads",
+          "Threads for CPU frames and checks, 0 for one per core "
+          "(0 - 2147483647)", 0, G_MAXINT, DEFAULT_N_THREADS,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_READY |
+          G_PARAM_STATIC_STRINGS));
+
+  trans_class->start = GST_DEBUG_FUNCPTR (gst_ce_base_filter_start);
+  trans_class->stop = GST_DEBUG_FUNCPTR (gst_ce_base_filter_stop);
+  trans_class->propose_allocation =
+      GST_DEBUG_FUNCPTR (gst_ce_base_filter_propose_allocation);
+  trans_class->decide_allocation =
+      GST_DEBUG_FUNCPTR (gst_ce_base_filter_decide_allocation);
+  trans_class->before_transform =
+      GST_DEBUG_FUNCPTR (gst_ce_base_filter_before_transform);
+  trans_class->transform = GST_DEBUG_FUNCPTR (gst_ce_base_filter_transform);
+  /* Frames in flight on CUDA: outputs leave one input late, are drained
+   * before serialized events and DRAIN queries, and add one frame of
+   * latency.  submit_input_buffer stays the parent's, for QoS. */
+  trans_class->generate_output =
+      GST_DEBUG_FUNCPTR (gst_ce_base_filter_generate_output);
+  trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_ce_base_filter_sink_event);
+  trans_class->query = GST_DEBUG_FUNCPTR (gst_ce_base_filter_query);
+  /* The output is never the input. */
+  trans_class->passthrough_on_same_caps = FALSE;
+
+  filter_class->set_info = GST_DEBUG_FUNCPTR (gst_ce_base_filter_set_info);
+  /* Also tells GstVideoFilter that the element is not in-place. */
+  filter_class->transform_frame =
+      GST_DEBUG_FUNCPTR (gst_ce_base_filter_transform_frame);
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CE_BACKEND, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CE_CHECK_FAIL, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CE_BASE_FILTER, 0);
+}

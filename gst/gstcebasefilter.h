@@ -1,0 +1,116 @@
+/* gst-cudaedge: the base class of the elements
+ *
+ * Copyright (C) 2026 The gst-cudaedge authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ */
+
+
+#ifndef __GST_CE_BASE_FILTER_H__
+#define __GST_CE_BASE_FILTER_H__
+
+#include <gst/gst.h>
+#include <gst/video/video.h>
+#include <gst/video/gstvideofilter.h>
+
+#include "cudaedge-core.h"
+
+G_BEGIN_DECLS
+
+/**
+ * GstCeBackend:
+ * @GST_CE_BACKEND_AUTO: CUDA when a device works, else the CPU
+ * @GST_CE_BACKEND_CUDA: CUDA only; no usable device is an error at start
+ * @GST_CE_BACKEND_CPU: the CPU only
+ */
+typedef enum
+{
+  GST_CE_BACKEND_AUTO = 0,
+  GST_CE_BACKEND_CUDA,
+  GST_CE_BACKEND_CPU
+} GstCeBackend;
+
+#define GST_TYPE_CE_BACKEND (gst_ce_backend_get_type ())
+GType gst_ce_backend_get_type (void);
+
+/**
+ * GstCeCheckFail:
+ * @GST_CE_CHECK_FAIL_WARN: post the check message and a warning, go on
+ * @GST_CE_CHECK_FAIL_ERROR: post the check message and a stream error
+ */
+typedef enum
+{
+  GST_CE_CHECK_FAIL_WARN = 0,
+  GST_CE_CHECK_FAIL_ERROR
+} GstCeCheckFail;
+
+#define GST_TYPE_CE_CHECK_FAIL (gst_ce_check_fail_get_type ())
+GType gst_ce_check_fail_get_type (void);
+
+#define GST_TYPE_CE_BASE_FILTER (gst_ce_base_filter_get_type ())
+G_DECLARE_DERIVABLE_TYPE (GstCeBaseFilter, gst_ce_base_filter,
+    GST, CE_BASE_FILTER, GstVideoFilter);
+
+/**
+ * GstCeBaseFilterClass:
+ * @name: the element's name, which names its messages and stats:
+ *   "cudaedge" gives "cudaedge-check" and "cudaedge-stats"
+ * @what: starts the message of a failed frame: "Edge detection"
+ * @debug: the element's debug category; the backend chosen and any
+ *   fall-back to the CPU are logged there
+ * @params_size: size of the element's per-frame parameters
+ * @set_info: checks the negotiated formats and keeps what the element
+ *   needs from them; no frame is in flight
+ * @get_params: fills the frame's parameters from the element's
+ *   properties, with the object lock held
+ * @cuda_submit: submits @in -> @out to the CUDA slot @slot
+ *   (ce_cuda_*_submit), without waiting
+ * @cpu_rows: computes rows [@row0, @row1) of the output into @dst, an
+ *   image laid out like plane 0 of the output, rows @dst_stride apart;
+ *   called for bands of rows from several threads at once
+ *
+ * The base class does the rest: properties shared by the elements,
+ * backend choice and fall-back, frames in flight, allocation, input
+ * validation, check and statistics.
+ *
+ * Locking, written once for the whole element: the object lock guards
+ * properties; the base class's state lock, the frames-in-flight lock and
+ * the statistics lock are leaves (none is taken while another, or the
+ * object lock, is held), and none is held while waiting for the GPU,
+ * computing on the CPU, posting a message or pushing a buffer.
+ */
+struct _GstCeBaseFilterClass
+{
+  GstVideoFilterClass parent_class;
+
+  const gchar *name;
+  const gchar *what;
+  GstDebugCategory *debug;
+  gsize params_size;
+
+  gboolean (*set_info) (GstCeBaseFilter * self, const GstVideoInfo * in_info,
+      const GstVideoInfo * out_info);
+  void (*get_params) (GstCeBaseFilter * self, gpointer params);
+  ce_status (*cuda_submit) (GstCeBaseFilter * self, ce_cuda_ctx * ctx,
+      gint slot, const GstVideoFrame * in, GstVideoFrame * out,
+      gconstpointer params);
+  ce_status (*cpu_rows) (GstCeBaseFilter * self, const GstVideoFrame * in,
+      gconstpointer params, gint row0, gint row1, guint8 * dst,
+      gsize dst_stride);
+
+  /*< private > */
+  gpointer _gst_reserved[GST_PADDING];
+};
+
+G_END_DECLS
+
+#endif /* __GST_CE_BASE_FILTER_H__ */
