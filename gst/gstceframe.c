@@ -1,0 +1,647 @@
+/* gst-cudaedge: the frame path of the base class
+ *
+ * Copyright (C) 2026 The gst-cudaedge authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ */
+
+
+/* One frame through GstCeBaseFilter: input validation, the properties'
+ * snapshot, CUDA or the CPU (in bands), the fall-back, the check and the
+ * statistics, synchronously or with frames in flight. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <string.h>
+
+#include "gstcebasefilter-private.h"
+
+GST_DEBUG_CATEGORY_EXTERN (gst_ce_base_filter_debug);
+#define GST_CAT_DEFAULT gst_ce_base_filter_debug
+
+/* ---- input validation ---- */
+
+/* Plane 0 of @buffer as GstVideoFrame would map it: from its video meta
+ * when it has one, else from @info.  Returns the buffer to read (a new
+ * reference: @buffer itself, or a copy in one memory block when plane 0
+ * spans several, since a meta's plane is mapped from one block only), or
+ * NULL after posting an error that says what is wrong. */
+static GstBuffer *
+gst_ce_base_filter_validate_input (GstCeBaseFilter * self,
+    const GstVideoInfo * info, GstBuffer * buffer)
+{
+  GstVideoMeta *meta;
+  gsize size, row, offset, span = 0, needed = 0;
+  guint idx, length;
+  gsize skip;
+  gint stride;
+  guint width, height;
+
+  size = gst_buffer_get_size (buffer);
+  width = GST_VIDEO_INFO_WIDTH (info);
+  height = GST_VIDEO_INFO_HEIGHT (info);
+  row = (gsize) width * GST_VIDEO_FORMAT_INFO_PSTRIDE (info->finfo, 0);
+
+  meta = gst_buffer_get_video_meta (buffer);
+  if (meta) {
+    if (meta->format != GST_VIDEO_INFO_FORMAT (info)
+        || meta->width != width || meta->height != height)
+      goto meta_mismatch;
+    offset = meta->offset[0];
+    stride = meta->stride[0];
+  } else {
+    offset = GST_VIDEO_INFO_PLANE_OFFSET (info, 0);
+    stride = GST_VIDEO_INFO_PLANE_STRIDE (info, 0);
+    needed = GST_VIDEO_INFO_SIZE (info);
+    if (size < needed)
+      goto too_small;
+  }
+
+  if (stride <= 0 || (gsize) stride < row)
+    goto bad_stride;
+
+  /* offset + stride * (height - 1) + row, without wrapping around. */
+  if (!g_size_checked_mul (&span, (gsize) stride, height - 1)
+      || !g_size_checked_add (&span, span, row)
+      || !g_size_checked_add (&needed, offset, span))
+    goto too_small;
+  if (size < needed)
+    goto too_small;
+
+  /* Only plane 0 is read, but a frame whose other planes (from its meta)
+   * lie outside the buffer cannot be mapped.  GstVideoFrame's own mapping
+   * is the judge. */
+  if (GST_VIDEO_INFO_N_PLANES (info) > 1) {
+    GstVideoFrame frame;
+
+    if (!gst_video_frame_map (&frame, info, buffer, GST_MAP_READ))
+      goto unmappable;
+    gst_video_frame_unmap (&frame);
+  }
+
+  if (meta && gst_buffer_n_memory (buffer) > 1
+      && gst_buffer_find_memory (buffer, offset, span, &idx, &length, &skip)
+      && length > 1) {
+    GST_DEBUG_OBJECT (self, "plane 0 spans %u memory blocks: reading a "
+        "merged copy", length);
+    return gst_buffer_copy_region (buffer, GST_BUFFER_COPY_ALL |
+        GST_BUFFER_COPY_MERGE, 0, -1);
+  }
+  return gst_buffer_ref (buffer);
+
+  /* ERRORS */
+meta_mismatch:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Input buffer's video meta does not match the negotiated caps."),
+        ("meta says %s %ux%u, caps say %s %ux%u",
+            gst_video_format_to_string (meta->format), meta->width,
+            meta->height,
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)), width,
+            height));
+    return NULL;
+  }
+unmappable:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Input buffer's planes do not fit in the buffer."),
+        ("%s %ux%u: the video meta's plane offsets and strides reach past "
+            "the %" G_GSIZE_FORMAT " bytes of the buffer",
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)), width,
+            height, size));
+    return NULL;
+  }
+too_small:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Input buffer is too small for the negotiated caps."),
+        ("got %" G_GSIZE_FORMAT " bytes, %s %ux%u at offset %" G_GSIZE_FORMAT
+            " with stride %d needs %s", size,
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)),
+            width, height, offset, stride, needed ? "more" : "more than "
+            "the address space"));
+    return NULL;
+  }
+bad_stride:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Input buffer has an invalid row stride."),
+        ("stride %d for rows of %" G_GSIZE_FORMAT " bytes", stride, row));
+    return NULL;
+  }
+}
+
+static gboolean
+gst_ce_base_filter_map_frames (GstCeBaseFilter * self, GstBuffer * inbuf,
+    GstBuffer * outbuf, GstVideoFrame * in, GstVideoFrame * out)
+{
+  GstVideoFilter *filter = GST_VIDEO_FILTER (self);
+
+  if (!gst_video_frame_map (in, &filter->in_info, inbuf, GST_MAP_READ))
+    goto map_in_failed;
+  if (!gst_video_frame_map (out, &filter->out_info, outbuf, GST_MAP_WRITE)) {
+    gst_video_frame_unmap (in);
+    goto map_out_failed;
+  }
+  return TRUE;
+
+  /* ERRORS */
+map_in_failed:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Could not map the input buffer as a %dx%d %s frame.",
+            GST_VIDEO_INFO_WIDTH (&filter->in_info),
+            GST_VIDEO_INFO_HEIGHT (&filter->in_info),
+            GST_VIDEO_INFO_NAME (&filter->in_info)), (NULL));
+    return FALSE;
+  }
+map_out_failed:
+  {
+    GST_ELEMENT_ERROR (self, RESOURCE, WRITE,
+        ("Could not map the output buffer as a %dx%d frame.",
+            GST_VIDEO_INFO_WIDTH (&filter->out_info),
+            GST_VIDEO_INFO_HEIGHT (&filter->out_info)), (NULL));
+    return FALSE;
+  }
+}
+
+/* ---- one frame ---- */
+
+/* What a frame needs from the properties, copied at once under the object
+ * lock when the frame starts, so that a property changed while PLAYING
+ * takes effect at a frame boundary even with frames in flight. */
+typedef struct
+{
+  gboolean check;               /* this frame is to be checked */
+  GstCeCheckFail check_fail;
+} GstCeFrameCheck;
+
+static void
+gst_ce_base_filter_snapshot (GstCeBaseFilter * self, guint64 frame,
+    GstCeFrameCheck * check, gpointer params)
+{
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+
+  GST_OBJECT_LOCK (self);
+  check->check = priv->check && priv->check_interval > 0
+      && frame % priv->check_interval == 0;
+  check->check_fail = priv->check_fail;
+  GET_CLASS (self)->get_params (self, params);
+  GST_OBJECT_UNLOCK (self);
+}
+
+typedef struct
+{
+  GstCeBaseFilter *self;
+  const GstVideoFrame *in;
+  gconstpointer params;
+  guint8 *dst;
+  gsize dst_stride;
+} GstCeCpuFrame;
+
+static ce_status
+gst_ce_base_filter_cpu_band (gpointer user_data, gint row0, gint row1)
+{
+  GstCeCpuFrame *f = user_data;
+
+  return GET_CLASS (f->self)->cpu_rows (f->self, f->in, f->params, row0,
+      row1, f->dst, f->dst_stride);
+}
+
+/* The whole output on the CPU, a band of rows per thread. */
+static ce_status
+gst_ce_base_filter_run_cpu (GstCeBaseFilter * self, const GstVideoFrame * in,
+    gconstpointer params, guint8 * dst, gsize dst_stride)
+{
+  GstCeCpuFrame f = { self, in, params, dst, dst_stride };
+
+  return gst_ce_bands_run (GET_PRIV (self)->bands,
+      GST_VIDEO_INFO_HEIGHT (&GST_VIDEO_FILTER (self)->out_info),
+      gst_ce_base_filter_cpu_band, &f);
+}
+
+/* Handles a failed CUDA frame.  With backend=auto: warns, drops the
+ * context, asks both neighbours for system memory again and returns TRUE;
+ * the caller redoes the frame on the CPU.  With backend=cuda: posts an
+ * error and returns FALSE. */
+static gboolean
+gst_ce_base_filter_cuda_failed (GstCeBaseFilter * self, ce_status status,
+    const gchar * call)
+{
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+
+  if (priv->requested == GST_CE_BACKEND_CUDA) {
+    GST_ELEMENT_ERROR (self, RESOURCE, FAILED,
+        ("CUDA processing failed (backend=cuda)."),
+        ("%s: %s: %s. Use backend=auto to fall back to the CPU.", call,
+            ce_status_string (status), ce_last_error ()));
+    return FALSE;
+  }
+
+  GST_CAT_WARNING_OBJECT (GET_CLASS (self)->debug, self, "CUDA failed, "
+      "falling back to the CPU: %s: %s", call, ce_last_error ());
+  GST_ELEMENT_WARNING (self, RESOURCE, FAILED,
+      ("CUDA processing failed; continuing on the CPU."),
+      ("%s: %s: %s", call, ce_status_string (status), ce_last_error ()));
+
+  /* Buffers already allocated from the pinned pools keep the context alive
+   * through their allocator's reference, so they stay valid. */
+  gst_ce_base_filter_set_context (self, NULL);
+  gst_ce_stats_set_backend (&priv->stats, "cpu", "cpu");
+  gst_ce_base_filter_update_latency (self);
+
+  /* New pools, of system memory, on both sides. */
+  gst_base_transform_reconfigure_src (trans);
+  gst_pad_push_event (trans->sinkpad, gst_event_new_reconfigure ());
+  return TRUE;
+}
+
+/* Everything after the GPU work of a frame, synchronous or in flight.
+ * @on_gpu says that the frame was given to CUDA and @gpu_status how that
+ * ended.  A frame the GPU did not do (or finished only after an earlier
+ * frame failed and the context was dropped) is computed on the CPU, so no
+ * frame is lost.  Then the test hook, the check and the statistics. */
+static GstFlowReturn
+gst_ce_base_filter_complete (GstCeBaseFilter * self, guint64 frame,
+    const GstVideoFrame * in, GstVideoFrame * out, gconstpointer params,
+    const GstCeFrameCheck * check, gboolean on_gpu, ce_status gpu_status,
+    const gchar * gpu_call, const ce_timing * timing)
+{
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+  GstFlowReturn ret = GST_FLOW_OK;
+  guint8 *h_dst = GST_VIDEO_FRAME_PLANE_DATA (out, 0);
+  gsize dst_stride = GST_VIDEO_FRAME_PLANE_STRIDE (out, 0);
+  gint pstride = GST_VIDEO_FORMAT_INFO_PSTRIDE (out->info.finfo, 0);
+  gint width = GST_VIDEO_FRAME_WIDTH (out);
+  gint rows = GST_VIDEO_FRAME_HEIGHT (out);
+  gsize row_bytes = (gsize) width * pstride;
+  gboolean checked = FALSE, corrupt = FALSE;
+  ce_diff diff = { 0, 0, 0, 0, 0 };
+  ce_status status = CE_STATUS_OK;
+  gdouble cpu_us = 0.0;
+  guint64 mismatches = 0;
+
+  if (on_gpu) {
+    if (priv->ctx == NULL) {
+      on_gpu = FALSE;
+    } else if (gpu_status != CE_STATUS_OK) {
+      if (!gst_ce_base_filter_cuda_failed (self, gpu_status, gpu_call))
+        return GST_FLOW_ERROR;
+      on_gpu = FALSE;
+    }
+  }
+
+  if (!on_gpu) {
+    gint64 start = g_get_monotonic_time ();
+
+    status = gst_ce_base_filter_run_cpu (self, in, params, h_dst,
+        dst_stride);
+    if (status != CE_STATUS_OK)
+      goto cpu_failed;
+    cpu_us = (gdouble) (g_get_monotonic_time () - start);
+  }
+#ifdef GST_CE_TEST_HOOKS
+  if (priv->corrupt_frame >= 0 && (guint64) priv->corrupt_frame == frame) {
+    GST_WARNING_OBJECT (self, "test hook: corrupting byte (0, 0) of frame %"
+        G_GUINT64_FORMAT, frame);
+    h_dst[0] ^= 0xff;
+  }
+  /* With the hook set, the CPU backend is checked too, against a second
+   * computation, so the mismatch path runs without a GPU. */
+  corrupt = priv->corrupt_frame >= 0;
+#endif
+
+  /* On the CPU the output *is* the CPU's: nothing to compare. */
+  if (check->check && (on_gpu || corrupt)) {
+    guint8 *h_ref = gst_ce_check_buffer_get (&priv->reference,
+        row_bytes * rows);
+
+    if (!h_ref)
+      goto no_memory;
+    status = gst_ce_base_filter_run_cpu (self, in, params, h_ref, row_bytes);
+    if (status != CE_STATUS_OK)
+      goto cpu_failed;
+    /* Every byte of every pixel (alpha and padding too), counted by
+     * pixel; expected and got are the first differing byte's values. */
+    mismatches = ce_compare_pixels (h_ref, row_bytes, h_dst, dst_stride,
+        width, rows, pstride, &diff);
+    checked = TRUE;
+  }
+
+  gst_ce_stats_add_frame (&priv->stats, checked, mismatches,
+      on_gpu ? timing : NULL, cpu_us);
+
+  if (mismatches) {
+    gchar *name = g_strdup_printf ("%s-check", GET_CLASS (self)->name);
+
+    gst_element_post_message (GST_ELEMENT_CAST (self),
+        gst_ce_check_message_new (GST_OBJECT_CAST (self), name, frame,
+            &diff));
+    g_free (name);
+    if (check->check_fail == GST_CE_CHECK_FAIL_ERROR) {
+      GST_ELEMENT_ERROR (self, STREAM, FAILED,
+          ("Output differs from the CPU's (check-fail=error)."),
+          ("frame %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " pixels "
+              "differ, first at x=%d y=%d: expected %d, got %d", frame,
+              (guint64) diff.count, diff.x, diff.y, diff.expected, diff.got));
+      ret = GST_FLOW_ERROR;
+    } else {
+      GST_ELEMENT_WARNING (self, STREAM, FAILED,
+          ("Output differs from the CPU's."),
+          ("frame %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " pixels "
+              "differ, first at x=%d y=%d: expected %d, got %d", frame,
+              (guint64) diff.count, diff.x, diff.y, diff.expected, diff.got));
+    }
+  }
+  return ret;
+
+  /* ERRORS */
+no_memory:
+  {
+    GST_ELEMENT_ERROR (self, RESOURCE, NO_SPACE_LEFT,
+        ("Not enough memory to check a %dx%d frame.", width, rows), (NULL));
+    return GST_FLOW_ERROR;
+  }
+cpu_failed:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("%s failed on the CPU.", GET_CLASS (self)->what),
+        ("%s %dx%d, strides %d -> %" G_GSIZE_FORMAT ": %s: %s",
+            gst_video_format_to_string (GST_VIDEO_FRAME_FORMAT (in)),
+            GST_VIDEO_FRAME_WIDTH (in), GST_VIDEO_FRAME_HEIGHT (in),
+            GST_VIDEO_FRAME_PLANE_STRIDE (in, 0), dst_stride,
+            ce_status_string (status), ce_last_error ()));
+    return GST_FLOW_ERROR;
+  }
+}
+
+/* One mapped frame, synchronously. */
+GstFlowReturn
+gst_ce_base_filter_transform_frame (GstVideoFilter * filter,
+    GstVideoFrame * in, GstVideoFrame * out)
+{
+  GstCeBaseFilter *self = GST_CE_BASE_FILTER (filter);
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+  GstCeFrameCheck check;
+  ce_timing timing = { 0.0, 0.0, 0.0 };
+  ce_status status = CE_STATUS_OK;
+  const gchar *call = NULL;
+  gpointer params;
+  guint64 frame;
+
+  params = g_alloca (MAX (GET_CLASS (self)->params_size, 1));
+  memset (params, 0, GET_CLASS (self)->params_size);
+  frame = priv->frame_count++;
+  gst_ce_base_filter_snapshot (self, frame, &check, params);
+
+  if (priv->ctx) {
+    ce_cuda_ctx *handle = gst_ce_context_get_handle (priv->ctx);
+
+    /* Nothing is in flight on this path, so slot 0 is free. */
+    call = "submitting the frame";
+    status = GET_CLASS (self)->cuda_submit (self, handle, 0, in, out,
+        params);
+    if (status == CE_STATUS_OK) {
+      call = "ce_cuda_frame_wait";
+      status = ce_cuda_frame_wait (handle, 0, &timing);
+    }
+  }
+
+  return gst_ce_base_filter_complete (self, frame, in, out, params, &check,
+      call != NULL, status, call, &timing);
+}
+
+/* GstBaseTransform::transform, instead of GstVideoFilter's: that one only
+ * warns about a buffer it cannot map and pushes the output anyway.  Here a
+ * buffer that does not hold the frame is an error, and no output leaves
+ * without being computed. */
+GstFlowReturn
+gst_ce_base_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
+    GstBuffer * outbuf)
+{
+  GstCeBaseFilter *self = GST_CE_BASE_FILTER (trans);
+  GstVideoFilter *filter = GST_VIDEO_FILTER (trans);
+  GstVideoFrame in, out;
+  GstFlowReturn ret;
+  GstBuffer *readbuf;
+
+  if (G_UNLIKELY (!filter->negotiated))
+    goto not_negotiated;
+
+  readbuf = gst_ce_base_filter_validate_input (self, &filter->in_info, inbuf);
+  if (!readbuf)
+    return GST_FLOW_ERROR;
+  if (!gst_ce_base_filter_map_frames (self, readbuf, outbuf, &in, &out)) {
+    gst_buffer_unref (readbuf);
+    return GST_FLOW_ERROR;
+  }
+
+  ret = gst_ce_base_filter_transform_frame (filter, &in, &out);
+
+  gst_video_frame_unmap (&out);
+  gst_video_frame_unmap (&in);
+  gst_buffer_unref (readbuf);
+  return ret;
+
+  /* ERRORS */
+not_negotiated:
+  {
+    GST_ELEMENT_ERROR (self, CORE, NEGOTIATION, (NULL),
+        ("received a buffer before caps were negotiated"));
+    return GST_FLOW_NOT_NEGOTIATED;
+  }
+}
+
+/* ---- frames in flight ---- */
+
+/* Waits for the oldest frame in flight and completes it.  Its output comes
+ * back in @outbuf even when the flow return is not OK, as from
+ * GstBaseTransform::transform; the caller drops it then.  After an error
+ * the other frames in flight are discarded.  FALSE when none was left
+ * (a flush took it). */
+static GstFlowReturn
+gst_ce_base_filter_finish_oldest (GstCeBaseFilter * self, GstBuffer ** outbuf)
+{
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+  ce_timing timing = { 0.0, 0.0, 0.0 };
+  GstCeFrameCheck check;
+  GstFlowReturn ret;
+  ce_status status;
+  GstCeJob *job;
+
+  *outbuf = NULL;
+  job = gst_ce_in_flight_pop (&priv->in_flight);
+  if (!job)
+    return GST_FLOW_OK;
+
+  status = gst_ce_in_flight_wait (&priv->in_flight, job, &timing);
+  check.check = job->check;
+  check.check_fail = job->check_fail;
+  ret = gst_ce_base_filter_complete (self, job->frame, &job->in, &job->out,
+      job->params, &check, job->ctx != NULL, status,
+      job->slot >= 0 ? "ce_cuda_frame_wait" : "submitting the frame",
+      &timing);
+  *outbuf = gst_ce_job_free (job);
+
+  if (ret != GST_FLOW_OK)
+    gst_ce_in_flight_discard (&priv->in_flight);
+  return ret;
+}
+
+/* Completes the frames in flight in order and pushes their outputs; stops
+ * at the first flow return that is not OK, discarding the rest. */
+GstFlowReturn
+gst_ce_base_filter_drain (GstCeBaseFilter * self)
+{
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstFlowReturn ret = GST_FLOW_OK;
+  GstBuffer *outbuf;
+
+  while (ret == GST_FLOW_OK) {
+    ret = gst_ce_base_filter_finish_oldest (self, &outbuf);
+    if (!outbuf)
+      break;
+    if (ret == GST_FLOW_OK) {
+      GST_LOG_OBJECT (self, "pushing a drained frame");
+      ret = gst_pad_push (trans->srcpad, outbuf);
+    } else {
+      gst_buffer_unref (outbuf);
+    }
+  }
+  if (ret != GST_FLOW_OK) {
+    gst_ce_in_flight_discard (&priv->in_flight);
+    GST_DEBUG_OBJECT (self, "draining stopped: %s", gst_flow_get_name (ret));
+  }
+  return ret;
+}
+
+/* Takes the stashed input buffer, prepares its output and submits it. */
+static GstFlowReturn
+gst_ce_base_filter_submit_queued (GstCeBaseFilter * self)
+{
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  GstBaseTransformClass *klass = GST_BASE_TRANSFORM_GET_CLASS (trans);
+  GstBuffer *inbuf = trans->queued_buf, *readbuf, *outbuf = NULL;
+  GstCeFrameCheck check;
+  GstFlowReturn ret;
+  GstCeJob *job;
+
+  trans->queued_buf = NULL;
+
+  readbuf = gst_ce_base_filter_validate_input (self,
+      &GST_VIDEO_FILTER (self)->in_info, inbuf);
+  if (!readbuf) {
+    gst_buffer_unref (inbuf);
+    return GST_FLOW_ERROR;
+  }
+
+  /* From the pool negotiated downstream, with the input's timestamps,
+   * offsets, flags and metas copied, as GstBaseTransform does it.  The
+   * pool may block until a flush: nothing is locked here. */
+  ret = klass->prepare_output_buffer (trans, inbuf, &outbuf);
+  gst_buffer_unref (inbuf);
+  if (ret != GST_FLOW_OK || outbuf == NULL || outbuf == inbuf) {
+    GST_WARNING_OBJECT (self, "could not get an output buffer: %s",
+        gst_flow_get_name (ret));
+    if (outbuf && outbuf != inbuf)
+      gst_buffer_unref (outbuf);
+    gst_buffer_unref (readbuf);
+    return ret == GST_FLOW_OK ? GST_FLOW_ERROR : ret;
+  }
+
+  job = gst_ce_job_new (readbuf, outbuf, GET_CLASS (self)->params_size);
+  if (!gst_ce_base_filter_map_frames (self, readbuf, outbuf, &job->in,
+          &job->out)) {
+    gst_buffer_unref (gst_ce_job_free (job));
+    return GST_FLOW_ERROR;
+  }
+  job->frame = priv->frame_count++;
+  gst_ce_base_filter_snapshot (self, job->frame, &check, job->params);
+  job->check = check.check;
+  job->check_fail = check.check_fail;
+
+  if (priv->ctx) {
+    job->ctx = gst_ce_context_ref (priv->ctx);
+    /* At most CE_CUDA_SLOTS - 1 frames wait between two inputs, so a slot
+     * is free. */
+    job->slot = gst_ce_in_flight_reserve_slot (&priv->in_flight);
+    if (job->slot >= 0) {
+      job->status = GET_CLASS (self)->cuda_submit (self,
+          gst_ce_context_get_handle (job->ctx), job->slot, &job->in,
+          &job->out, job->params);
+      if (job->status != CE_STATUS_OK) {
+        gst_ce_in_flight_release_slot (&priv->in_flight, job->slot);
+        job->slot = -1;
+      }
+    } else {
+      job->status = CE_STATUS_INVALID_ARGUMENT;
+      GST_WARNING_OBJECT (self, "no free CUDA slot for frame %"
+          G_GUINT64_FORMAT, job->frame);
+    }
+  }
+  GST_LOG_OBJECT (self, "frame %" G_GUINT64_FORMAT " submitted to slot %d",
+      job->frame, job->slot);
+  gst_ce_in_flight_push (&priv->in_flight, job);
+  return GST_FLOW_OK;
+}
+
+/* Whether the oldest frame in flight is to be finished now.  One frame
+ * stays in flight while CUDA runs; frames that are not on the GPU (a
+ * failed submission, or any after a fallback to the CPU) gain nothing
+ * from waiting. */
+static gboolean
+gst_ce_base_filter_must_finish (GstCeBaseFilter * self, gboolean pipelined)
+{
+  GstCeInFlight *fl = &GET_PRIV (self)->in_flight;
+  guint n = gst_ce_in_flight_length (fl);
+
+  if (n == 0)
+    return FALSE;
+  return !pipelined || !gst_ce_in_flight_newest_on_gpu (fl)
+      || n >= CE_CUDA_SLOTS;
+}
+
+GstFlowReturn
+gst_ce_base_filter_generate_output (GstBaseTransform * trans,
+    GstBuffer ** outbuf)
+{
+  GstCeBaseFilter *self = GST_CE_BASE_FILTER (trans);
+  gboolean pipelined = gst_ce_base_filter_is_pipelined (self);
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  *outbuf = NULL;
+
+  if (pipelined && trans->queued_buf != NULL) {
+    ret = gst_ce_base_filter_submit_queued (self);
+    if (ret != GST_FLOW_OK)
+      return ret;
+  }
+
+  /* At most one output per call: GstBaseTransform calls again until it
+   * gets none, which also flushes out, in order, the frames left in
+   * flight by a fallback to the CPU before the next input is done. */
+  if (gst_ce_base_filter_must_finish (self, pipelined))
+    ret = gst_ce_base_filter_finish_oldest (self, outbuf);
+
+  if (*outbuf != NULL || ret != GST_FLOW_OK || pipelined)
+    return ret;
+
+  /* Nothing in flight: the synchronous path, through ::transform. */
+  return GST_BASE_TRANSFORM_CLASS (g_type_class_peek (GST_TYPE_VIDEO_FILTER))
+      ->generate_output (trans, outbuf);
+}
+
