@@ -16,7 +16,7 @@ fail=0
 step() { echo; echo "=== $*"; }
 
 step build
-meson setup "$B" "$SRC" -Dcuda=enabled >"$OUT/build.log" 2>&1 &&
+meson setup "$B" "$SRC" -Dcuda=enabled -Dtest-hooks=true >"$OUT/build.log" 2>&1 &&
   ninja -C "$B" >>"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$OUT/gpu.txt"
 
@@ -44,6 +44,14 @@ fi
 if [ -x "$B/tests/bench/cudaedge-bench" ]; then
   step benchmark
   "$B/tests/bench/cudaedge-bench" --out-dir "$OUT" ${PICTURE:+--pgm-in "$PICTURE"} 2>&1 | tee "$OUT/bench.txt" | tail -60
+fi
+if [ -x "$B/tests/bench/element-bench" ]; then
+  step element-bench
+  for el in cudaedge cudaupscale; do
+    fmt=GRAY8; [ $el = cudaupscale ] && fmt=RGBA
+    GST_PLUGIN_PATH="$B/gst" "$B/tests/bench/element-bench" --element $el \
+      --format $fmt 2>&1 | tee -a "$OUT/element-bench.txt" | tail -20
+  done
 fi
 echo
 echo "gpu-suite: $([ $fail = 0 ] && echo PASS || echo FAIL)"
