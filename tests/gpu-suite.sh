@@ -7,7 +7,7 @@
 # Logs, tables and the benchmark's PGM images land in OUT_DIR.
 set -uo pipefail
 OUT=${1:?usage: tests/gpu-suite.sh OUT_DIR [CLIP]}
-CLIP=${2:-}
+CLIP=${2:+$(readlink -f "$2")}
 PICTURE=${3:-}
 SRC=$(cd "$(dirname "$0")/.." && pwd)
 B=${BUILD_DIR:-/tmp/cudaedge-gpu-build}
