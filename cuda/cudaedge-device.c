@@ -1,0 +1,280 @@
+/* gst-cudaedge compute core: frames that are already in device memory
+ *
+ * Copyright (C) 2026 The gst-cudaedge authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ */
+
+#include <stdlib.h>
+#include <string.h>
+
+#include <cuda_runtime_api.h>
+
+#include "cudaedge-device.h"
+#include "cudaedge-kernels.h"
+#include "cudaedge-private.h"
+
+#define DEV_TRY(call) \
+  do { \
+    cudaError_t err_ = (call); \
+    if (err_ != cudaSuccess) { \
+      ce_set_error ("%s failed at %s:%d: %s (%s)", #call, __FILE__, \
+          __LINE__, cudaGetErrorString (err_), cudaGetErrorName (err_)); \
+      return CE_STATUS_CUDA_ERROR; \
+    } \
+  } while (0)
+
+/* A pitched device image, kept between frames of the same size. */
+typedef struct
+{
+  uint8_t *ptr;
+  size_t pitch;
+  size_t row_bytes;
+  int rows;
+} dev_image;
+
+typedef struct
+{
+  cudaStream_t stream;
+  cudaEvent_t start, kernels_done, done;
+  dev_image luma;               /* luma of formats with more than 1 B/px */
+  dev_image out;                /* output when the caller gives none */
+  int queued;                   /* work queued since the last wait */
+  int downloads;                /* a download is queued */
+} dev_slot;
+
+struct ce_cuda_dev
+{
+  dev_slot slots[CE_CUDA_SLOTS];
+};
+
+static ce_status
+dev_image_ensure (dev_image * img, size_t row_bytes, int rows)
+{
+  if (img->ptr && img->row_bytes >= row_bytes && img->rows >= rows)
+    return CE_STATUS_OK;
+  if (img->ptr)
+    cudaFree (img->ptr);
+  memset (img, 0, sizeof (*img));
+  DEV_TRY (cudaMallocPitch ((void **) &img->ptr, &img->pitch, row_bytes,
+          (size_t) rows));
+  img->row_bytes = row_bytes;
+  img->rows = rows;
+  return CE_STATUS_OK;
+}
+
+ce_status
+ce_cuda_dev_new (ce_cuda_dev ** out)
+{
+  ce_cuda_dev *dev;
+  ce_status status;
+  int i;
+
+  if ((status = ce_check_pointer (out, "dev")) != CE_STATUS_OK)
+    return status;
+  *out = NULL;
+  dev = calloc (1, sizeof (*dev));
+  if (!dev) {
+    ce_set_error ("out of memory");
+    return CE_STATUS_OUT_OF_MEMORY;
+  }
+  for (i = 0; i < CE_CUDA_SLOTS; i++) {
+    dev_slot *sl = &dev->slots[i];
+    cudaError_t err;
+
+    err = cudaStreamCreateWithFlags (&sl->stream, cudaStreamNonBlocking);
+    if (err == cudaSuccess)
+      err = cudaEventCreate (&sl->start);
+    if (err == cudaSuccess)
+      err = cudaEventCreate (&sl->kernels_done);
+    if (err == cudaSuccess)
+      err = cudaEventCreate (&sl->done);
+    if (err != cudaSuccess) {
+      ce_set_error ("creating the streams and events of slot %d: %s", i,
+          cudaGetErrorString (err));
+      ce_cuda_dev_free (dev);
+      return err == cudaErrorNoDevice || err == cudaErrorInsufficientDriver
+          ? CE_STATUS_NO_DEVICE : CE_STATUS_CUDA_ERROR;
+    }
+  }
+  *out = dev;
+  return CE_STATUS_OK;
+}
+
+void
+ce_cuda_dev_free (ce_cuda_dev * dev)
+{
+  int i;
+
+  if (!dev)
+    return;
+  for (i = 0; i < CE_CUDA_SLOTS; i++) {
+    dev_slot *sl = &dev->slots[i];
+
+    if (sl->stream)
+      cudaStreamSynchronize (sl->stream);
+    if (sl->luma.ptr)
+      cudaFree (sl->luma.ptr);
+    if (sl->out.ptr)
+      cudaFree (sl->out.ptr);
+    if (sl->start)
+      cudaEventDestroy (sl->start);
+    if (sl->kernels_done)
+      cudaEventDestroy (sl->kernels_done);
+    if (sl->done)
+      cudaEventDestroy (sl->done);
+    if (sl->stream)
+      cudaStreamDestroy (sl->stream);
+  }
+  free (dev);
+}
+
+static ce_status
+dev_get_slot (ce_cuda_dev * dev, int slot, dev_slot ** out)
+{
+  if (!dev) {
+    ce_set_error ("dev is NULL");
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
+  if (slot < 0 || slot >= CE_CUDA_SLOTS) {
+    ce_set_error ("slot %d is not in 0 ... %d", slot, CE_CUDA_SLOTS - 1);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
+  *out = &dev->slots[slot];
+  return CE_STATUS_OK;
+}
+
+/* The first submission since the last wait marks the start. */
+static ce_status
+dev_begin (dev_slot * sl)
+{
+  if (!sl->queued) {
+    DEV_TRY (cudaEventRecord (sl->start, sl->stream));
+    sl->queued = 1;
+    sl->downloads = 0;
+  }
+  return CE_STATUS_OK;
+}
+
+ce_status
+ce_cuda_dev_edge_submit (ce_cuda_dev * dev, int slot, const ce_frame * src,
+    const ce_edge_params * params, uint8_t * d_dst, size_t d_pitch,
+    uint8_t * h_dst, size_t h_stride)
+{
+  ce_luma_layout layout;
+  ce_edge_consts consts;
+  const uint8_t *d_luma;
+  size_t luma_pitch;
+  dev_slot *sl;
+  ce_status status;
+  int w, h;
+
+  if ((status = dev_get_slot (dev, slot, &sl)) != CE_STATUS_OK ||
+      (status = ce_frame_validate (src)) != CE_STATUS_OK ||
+      (status = ce_edge_consts_init (&consts, params)) != CE_STATUS_OK)
+    return status;
+  w = src->width;
+  h = src->height;
+  if (!d_dst && !h_dst) {
+    ce_set_error ("no output: d_dst and h_dst are both NULL");
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
+  if ((d_dst && (status = ce_check_stride (d_pitch, w, "d_pitch")))
+      || (h_dst && (status = ce_check_stride (h_stride, w, "h_stride"))))
+    return status;
+  ce_luma_layout_get (src->format, &layout);
+
+  if ((status = dev_begin (sl)) != CE_STATUS_OK)
+    return status;
+
+  d_luma = src->data;
+  luma_pitch = src->stride;
+  if (layout.bytes_per_pixel != 1) {
+    if ((status = dev_image_ensure (&sl->luma, w, h)) != CE_STATUS_OK ||
+        (status = ce_launch_luma (src->data, src->stride, src->format, w, h,
+                0, h, sl->luma.ptr, sl->luma.pitch, sl->stream))
+        != CE_STATUS_OK)
+      return status;
+    d_luma = sl->luma.ptr;
+    luma_pitch = sl->luma.pitch;
+  }
+  if (!d_dst) {
+    if ((status = dev_image_ensure (&sl->out, w, h)) != CE_STATUS_OK)
+      return status;
+    d_dst = sl->out.ptr;
+    d_pitch = sl->out.pitch;
+  }
+  status = ce_launch_edge_fused (d_luma, luma_pitch, w, h, 0, h, &consts,
+      d_dst, d_pitch, sl->stream);
+  if (status != CE_STATUS_OK)
+    return status;
+  DEV_TRY (cudaEventRecord (sl->kernels_done, sl->stream));
+  if (h_dst) {
+    DEV_TRY (cudaMemcpy2DAsync (h_dst, h_stride, d_dst, d_pitch, w, h,
+            cudaMemcpyDeviceToHost, sl->stream));
+    sl->downloads = 1;
+  }
+  return CE_STATUS_OK;
+}
+
+ce_status
+ce_cuda_dev_upscale2x_submit (ce_cuda_dev * dev, int slot,
+    const uint8_t * d_src, size_t src_pitch, int width, int height,
+    int bytes_per_pixel, uint8_t * d_dst, size_t dst_pitch)
+{
+  dev_slot *sl;
+  ce_status status;
+
+  if ((status = dev_get_slot (dev, slot, &sl)) != CE_STATUS_OK ||
+      (status = dev_begin (sl)) != CE_STATUS_OK)
+    return status;
+  status = ce_launch_upscale2x (d_src, src_pitch, width, height,
+      bytes_per_pixel, 0, 2 * height, d_dst, dst_pitch, sl->stream);
+  if (status != CE_STATUS_OK)
+    return status;
+  DEV_TRY (cudaEventRecord (sl->kernels_done, sl->stream));
+  return CE_STATUS_OK;
+}
+
+ce_status
+ce_cuda_dev_fill_submit (ce_cuda_dev * dev, int slot, uint8_t * d_dst,
+    size_t pitch, size_t row_bytes, int rows, int value)
+{
+  dev_slot *sl;
+  ce_status status;
+
+  if ((status = dev_get_slot (dev, slot, &sl)) != CE_STATUS_OK ||
+      (status = ce_check_pointer (d_dst, "d_dst")) != CE_STATUS_OK ||
+      (status = dev_begin (sl)) != CE_STATUS_OK)
+    return status;
+  if (rows > 0 && row_bytes > 0)
+    DEV_TRY (cudaMemset2DAsync (d_dst, pitch, value, row_bytes, rows,
+            sl->stream));
+  return CE_STATUS_OK;
+}
+
+ce_status
+ce_cuda_dev_wait (ce_cuda_dev * dev, int slot, ce_timing * timing)
+{
+  float k_ms = 0.0f, d_ms = 0.0f;
+  dev_slot *sl;
+  ce_status status;
+
+  if (timing)
+    memset (timing, 0, sizeof (*timing));
+  if ((status = dev_get_slot (dev, slot, &sl)) != CE_STATUS_OK)
+    return status;
+  if (!sl->queued)
+    return CE_STATUS_OK;
+  sl->queued = 0;
+  DEV_TRY (cudaEventRecord (sl->done, sl->stream));
+  DEV_TRY (cudaEventSynchronize (sl->done));
+  if (timing) {
+    if (cudaEventElapsedTime (&k_ms, sl->start, sl->kernels_done)
+        == cudaSuccess)
+      timing->kernel_us = 1000.0 * k_ms;
+    if (sl->downloads && cudaEventElapsedTime (&d_ms, sl->kernels_done,
+            sl->done) == cudaSuccess)
+      timing->download_us = 1000.0 * d_ms;
+  }
+  return CE_STATUS_OK;
+}

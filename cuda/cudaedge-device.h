@@ -1,0 +1,57 @@
+/* gst-cudaedge compute core: frames that are already in device memory
+ *
+ * Copyright (C) 2026 The gst-cudaedge authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * For frames that live on the GPU (a decoder's output, say), in a CUDA
+ * context that belongs to the caller.  Nothing here selects a device or a
+ * context: the caller makes its context current on the calling thread
+ * around every call (and around ce_cuda_dev_new, whose streams belong to
+ * that context).  Plain C; no GLib or GStreamer types.
+ */
+
+#ifndef CUDAEDGE_DEVICE_H
+#define CUDAEDGE_DEVICE_H
+
+#include "cudaedge-core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct ce_cuda_dev ce_cuda_dev;
+
+/* CE_CUDA_SLOTS slots, each with its own stream, in the current context. */
+ce_status ce_cuda_dev_new (ce_cuda_dev ** dev);
+void ce_cuda_dev_free (ce_cuda_dev * dev);
+
+/* The edge chain of plane 0 of a device frame (src->data is a device
+ * pointer, src->stride its pitch), written to the device GRAY8 image
+ * @d_dst (@d_pitch), or with @d_dst NULL to a scratch image of the slot.
+ * With @h_dst set the result is also downloaded to host memory (@h_stride;
+ * pinned memory makes it asynchronous).  Returns once the work is queued
+ * on the slot's stream; ce_cuda_dev_wait () waits for it. */
+ce_status ce_cuda_dev_edge_submit (ce_cuda_dev * dev, int slot,
+    const ce_frame * src, const ce_edge_params * params, uint8_t * d_dst,
+    size_t d_pitch, uint8_t * h_dst, size_t h_stride);
+
+/* Bilinear 2x upscale of a device image into a device image. */
+ce_status ce_cuda_dev_upscale2x_submit (ce_cuda_dev * dev, int slot,
+    const uint8_t * d_src, size_t src_pitch, int width, int height,
+    int bytes_per_pixel, uint8_t * d_dst, size_t dst_pitch);
+
+/* Queues a fill of @rows rows of @row_bytes bytes at @d_dst with @value
+ * (for example the chroma planes of a GRAY picture held as NV12). */
+ce_status ce_cuda_dev_fill_submit (ce_cuda_dev * dev, int slot,
+    uint8_t * d_dst, size_t pitch, size_t row_bytes, int rows, int value);
+
+/* Waits for everything queued on @slot since the last wait.  @timing
+ * (may be NULL) gets the kernels' time in kernel_us and the download's in
+ * download_us; upload_us is 0. */
+ce_status ce_cuda_dev_wait (ce_cuda_dev * dev, int slot, ce_timing * timing);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CUDAEDGE_DEVICE_H */
