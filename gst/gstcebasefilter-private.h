@@ -28,6 +28,10 @@
 #include "gstcecontext.h"
 #include "gstceinflight.h"
 
+#ifdef HAVE_GST_CUDA
+#include "gstcecudamemory.h"
+#endif
+
 G_BEGIN_DECLS
 
 typedef struct
@@ -57,6 +61,16 @@ typedef struct
   gint64 corrupt_frame;         /* test hook, -1 when unset */
 
   GstCeStats stats;
+
+#ifdef HAVE_GST_CUDA
+  /* GStreamer's CUDA context, shared with the neighbours through the
+   * context mechanism (guarded by the state lock), and the core's streams
+   * in it.  in_cuda / out_cuda: the negotiated caps are in CUDA memory. */
+  GstCudaContext *gst_ctx;
+  ce_cuda_dev *dev;
+  gboolean in_cuda;
+  gboolean out_cuda;
+#endif
 } GstCeBaseFilterPrivate;
 
 GstCeBaseFilterPrivate *gst_ce_base_filter_priv (GstCeBaseFilter * self);
@@ -79,6 +93,35 @@ GstFlowReturn gst_ce_base_filter_transform (GstBaseTransform * trans,
 GstFlowReturn gst_ce_base_filter_generate_output (GstBaseTransform * trans,
     GstBuffer ** outbuf);
 GstFlowReturn gst_ce_base_filter_drain (GstCeBaseFilter * self);
+
+/* gstceframe.c */
+GstFlowReturn gst_ce_base_filter_report (GstCeBaseFilter * self,
+    guint64 frame, guint64 mismatches, const ce_diff * diff,
+    GstCeCheckFail check_fail);
+ce_status gst_ce_base_filter_run_cpu (GstCeBaseFilter * self,
+    const GstVideoFrame * in, gconstpointer params, guint8 * dst,
+    gsize dst_stride);
+
+#ifdef HAVE_GST_CUDA
+/* gstcecudamemory.c: the frame path on GStreamer CUDA memory */
+gboolean gst_ce_cuda_memory_set_caps (GstCeBaseFilter * self,
+    GstCaps * incaps, GstCaps * outcaps);
+void gst_ce_cuda_memory_stop (GstCeBaseFilter * self);
+gboolean gst_ce_cuda_memory_propose_allocation (GstCeBaseFilter * self,
+    GstQuery * query, guint held);
+gboolean gst_ce_cuda_memory_decide_allocation (GstCeBaseFilter * self,
+    GstQuery * query, guint held);
+GstBuffer *gst_ce_cuda_memory_validate (GstCeBaseFilter * self,
+    GstBuffer * buffer);
+ce_status gst_ce_cuda_memory_submit (GstCeBaseFilter * self, gint slot,
+    const GstVideoFrame * in, GstVideoFrame * out, gconstpointer params);
+ce_status gst_ce_cuda_memory_wait (gpointer self, gint slot,
+    ce_timing * timing);
+GstFlowReturn gst_ce_cuda_memory_complete (GstCeBaseFilter * self,
+    guint64 frame, GstBuffer * inbuf, GstBuffer * outbuf,
+    gconstpointer params, gboolean check, GstCeCheckFail check_fail,
+    ce_status gpu_status, const ce_timing * timing);
+#endif
 
 G_END_DECLS
 

@@ -118,7 +118,11 @@ gst_ce_base_filter_init (GstCeBaseFilter * self)
   priv->check_fail = DEFAULT_CHECK_FAIL;
   priv->n_threads = DEFAULT_N_THREADS;
   g_mutex_init (&priv->lock);
-  gst_ce_in_flight_init (&priv->in_flight);
+#ifdef HAVE_GST_CUDA
+  gst_ce_in_flight_init (&priv->in_flight, gst_ce_cuda_memory_wait, self);
+#else
+  gst_ce_in_flight_init (&priv->in_flight, NULL, NULL);
+#endif
   gst_ce_stats_init (&priv->stats);
   priv->corrupt_frame = -1;
 }
@@ -129,6 +133,9 @@ gst_ce_base_filter_finalize (GObject * object)
   GstCeBaseFilterPrivate *priv = GET_PRIV (GST_CE_BASE_FILTER (object));
 
   gst_ce_in_flight_clear (&priv->in_flight);
+#ifdef HAVE_GST_CUDA
+  gst_clear_object (&priv->gst_ctx);
+#endif
   if (priv->ctx)
     gst_ce_context_unref (priv->ctx);
   gst_ce_bands_free (priv->bands);
@@ -365,6 +372,9 @@ gst_ce_base_filter_stop (GstBaseTransform * trans)
   /* Frames still in flight are discarded.  Statistics and the backend
    * name stay readable after stop. */
   gst_ce_in_flight_discard (&priv->in_flight);
+#ifdef HAVE_GST_CUDA
+  gst_ce_cuda_memory_stop (self);
+#endif
   gst_ce_base_filter_set_context (self, NULL);
   g_clear_pointer (&priv->bands, gst_ce_bands_free);
   gst_ce_check_buffer_clear (&priv->reference);
@@ -433,6 +443,11 @@ gst_ce_base_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
     return FALSE;
   }
 
+#ifdef HAVE_GST_CUDA
+  if (!gst_ce_cuda_memory_set_caps (self, incaps, outcaps))
+    return FALSE;
+#endif
+
   /* GstVideoFilter sets in_info and negotiated after this returns. */
   filter->in_info = *in_info;
   filter->out_info = *out_info;
@@ -480,6 +495,23 @@ gst_ce_base_filter_query (GstBaseTransform * trans, GstPadDirection direction,
 
   if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_DRAIN)
     gst_ce_base_filter_drain (self);
+
+#ifdef HAVE_GST_CUDA
+  /* Neighbours asking for GStreamer's CUDA context get ours. */
+  if (GST_QUERY_TYPE (query) == GST_QUERY_CONTEXT) {
+    GstCudaContext *gst_ctx = NULL;
+
+    g_mutex_lock (&priv->lock);
+    if (priv->gst_ctx)
+      gst_ctx = gst_object_ref (priv->gst_ctx);
+    g_mutex_unlock (&priv->lock);
+    ret = gst_cuda_handle_context_query (GST_ELEMENT_CAST (self), query,
+        gst_ctx);
+    gst_clear_object (&gst_ctx);
+    if (ret)
+      return TRUE;
+  }
+#endif
 
   ret = GST_BASE_TRANSFORM_CLASS (gst_ce_base_filter_parent_class)->query
       (trans, direction, query);
@@ -540,6 +572,12 @@ gst_ce_base_filter_propose_allocation (GstBaseTransform * trans,
   gboolean need_pool;
   guint held;
 
+#ifdef HAVE_GST_CUDA
+  if (GET_PRIV (self)->in_cuda)
+    return gst_ce_cuda_memory_propose_allocation (self, query,
+        gst_ce_base_filter_frames_held (self));
+#endif
+
   gst_query_parse_allocation (query, &caps, &need_pool);
   ctx = gst_ce_base_filter_get_context (self);
   if (!ctx || !caps || !gst_video_info_from_caps (&info, caps))
@@ -590,6 +628,12 @@ gst_ce_base_filter_decide_allocation (GstBaseTransform * trans,
   GstCaps *caps;
   guint min = 0, max = 0, size = 0, held;
 
+#ifdef HAVE_GST_CUDA
+  if (GET_PRIV (self)->out_cuda)
+    return gst_ce_cuda_memory_decide_allocation (self, query,
+        gst_ce_base_filter_frames_held (self));
+#endif
+
   gst_query_parse_allocation (query, &caps, NULL);
   ctx = gst_ce_base_filter_get_context (self);
   if (!ctx || !caps || !gst_video_info_from_caps (&info, caps))
@@ -636,6 +680,55 @@ system_memory:
       ->decide_allocation (trans, query);
 }
 
+gboolean
+gst_ce_base_filter_can_use_cuda_memory (G_GNUC_UNUSED GstCeBaseFilter * self)
+{
+#ifdef HAVE_GST_CUDA
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+  gboolean ret;
+
+  g_mutex_lock (&priv->lock);
+  ret = priv->ctx != NULL;
+  g_mutex_unlock (&priv->lock);
+  return ret;
+#else
+  return FALSE;
+#endif
+}
+
+#ifdef HAVE_GST_CUDA
+/* A CUDA context from the application or a neighbour. */
+static void
+gst_ce_base_filter_set_element_context (GstElement * element,
+    GstContext * context)
+{
+  GstCeBaseFilterPrivate *priv = GET_PRIV (GST_CE_BASE_FILTER (element));
+  GstCudaContext *gst_ctx;
+  gint device_id;
+
+  GST_OBJECT_LOCK (element);
+  device_id = priv->device_id;
+  GST_OBJECT_UNLOCK (element);
+
+  g_mutex_lock (&priv->lock);
+  gst_ctx = priv->gst_ctx;
+  priv->gst_ctx = NULL;
+  g_mutex_unlock (&priv->lock);
+
+  gst_cuda_handle_set_context (element, context, device_id, &gst_ctx);
+
+  g_mutex_lock (&priv->lock);
+  if (priv->gst_ctx == NULL)
+    priv->gst_ctx = gst_ctx;
+  else
+    gst_clear_object (&gst_ctx);
+  g_mutex_unlock (&priv->lock);
+
+  GST_ELEMENT_CLASS (gst_ce_base_filter_parent_class)->set_context (element,
+      context);
+}
+#endif
+
 /* Controlled properties follow the stream time of each input. */
 static void
 gst_ce_base_filter_before_transform (GstBaseTransform * trans,
@@ -661,6 +754,11 @@ gst_ce_base_filter_class_init (GstCeBaseFilterClass * klass)
   GST_DEBUG_CATEGORY_INIT (gst_ce_base_filter_debug, "cebasefilter", 0,
       "gst-cudaedge element base class");
   gst_ce_context_init_debug ();
+#ifdef HAVE_GST_CUDA
+  gst_cuda_memory_init_once ();
+  GST_ELEMENT_CLASS (klass)->set_context =
+      GST_DEBUG_FUNCPTR (gst_ce_base_filter_set_element_context);
+#endif
 
   gobject_class->set_property = gst_ce_base_filter_set_property;
   gobject_class->get_property = gst_ce_base_filter_get_property;

@@ -23,6 +23,7 @@
 #include <gst/video/gstvideofilter.h>
 
 #include "cudaedge-core.h"
+#include "cudaedge-device.h"
 
 G_BEGIN_DECLS
 
@@ -77,6 +78,10 @@ G_DECLARE_DERIVABLE_TYPE (GstCeBaseFilter, gst_ce_base_filter,
  * @cpu_rows: computes rows [@row0, @row1) of the output into @dst, an
  *   image laid out like plane 0 of the output, rows @dst_stride apart;
  *   called for bands of rows from several threads at once
+ * @device_submit: (builds with GStreamer CUDA memory) submits @in, mapped
+ *   with GST_MAP_CUDA (device pointers), to @dev's slot @slot, without
+ *   waiting; @out is mapped with GST_MAP_CUDA when @out_on_device, else
+ *   it is host memory
  *
  * The base class does the rest: properties shared by the elements,
  * backend choice and fall-back, frames in flight, allocation, input
@@ -106,10 +111,22 @@ struct _GstCeBaseFilterClass
   ce_status (*cpu_rows) (GstCeBaseFilter * self, const GstVideoFrame * in,
       gconstpointer params, gint row0, gint row1, guint8 * dst,
       gsize dst_stride);
+  ce_status (*device_submit) (GstCeBaseFilter * self, ce_cuda_dev * dev,
+      gint slot, const GstVideoFrame * in, GstVideoFrame * out,
+      gboolean out_on_device, gconstpointer params);
 
   /*< private > */
   gpointer _gst_reserved[GST_PADDING];
 };
+
+/* GStreamer's caps feature of CUDA memory (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY
+ * in gstreamer-cuda-1.0, which only builds with it include). */
+#define GST_CE_CAPS_FEATURE_CUDA_MEMORY "memory:CUDAMemory"
+
+/* Whether the element may negotiate GStreamer CUDA memory now: built with
+ * it, started, and on the CUDA backend.  For the subclass's
+ * transform_caps. */
+gboolean gst_ce_base_filter_can_use_cuda_memory (GstCeBaseFilter * self);
 
 G_END_DECLS
 

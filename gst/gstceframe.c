@@ -48,6 +48,11 @@ gst_ce_base_filter_validate_input (GstCeBaseFilter * self,
   gint stride;
   guint width, height;
 
+#ifdef HAVE_GST_CUDA
+  if (GET_PRIV (self)->in_cuda)
+    return gst_ce_cuda_memory_validate (self, buffer);
+#endif
+
   size = gst_buffer_get_size (buffer);
   width = GST_VIDEO_INFO_WIDTH (info);
   height = GST_VIDEO_INFO_HEIGHT (info);
@@ -147,10 +152,19 @@ gst_ce_base_filter_map_frames (GstCeBaseFilter * self, GstBuffer * inbuf,
     GstBuffer * outbuf, GstVideoFrame * in, GstVideoFrame * out)
 {
   GstVideoFilter *filter = GST_VIDEO_FILTER (self);
+  GstMapFlags in_flags = GST_MAP_READ, out_flags = GST_MAP_WRITE;
 
-  if (!gst_video_frame_map (in, &filter->in_info, inbuf, GST_MAP_READ))
+#ifdef HAVE_GST_CUDA
+  /* Device pointers and pitches of GStreamer CUDA memory. */
+  if (GET_PRIV (self)->in_cuda)
+    in_flags |= GST_MAP_CUDA;
+  if (GET_PRIV (self)->out_cuda)
+    out_flags |= GST_MAP_CUDA;
+#endif
+
+  if (!gst_video_frame_map (in, &filter->in_info, inbuf, in_flags))
     goto map_in_failed;
-  if (!gst_video_frame_map (out, &filter->out_info, outbuf, GST_MAP_WRITE)) {
+  if (!gst_video_frame_map (out, &filter->out_info, outbuf, out_flags)) {
     gst_video_frame_unmap (in);
     goto map_out_failed;
   }
@@ -220,7 +234,7 @@ gst_ce_base_filter_cpu_band (gpointer user_data, gint row0, gint row1)
 }
 
 /* The whole output on the CPU, a band of rows per thread. */
-static ce_status
+ce_status
 gst_ce_base_filter_run_cpu (GstCeBaseFilter * self, const GstVideoFrame * in,
     gconstpointer params, guint8 * dst, gsize dst_stride)
 {
@@ -229,6 +243,33 @@ gst_ce_base_filter_run_cpu (GstCeBaseFilter * self, const GstVideoFrame * in,
   return gst_ce_bands_run (GET_PRIV (self)->bands,
       GST_VIDEO_INFO_HEIGHT (&GST_VIDEO_FILTER (self)->out_info),
       gst_ce_base_filter_cpu_band, &f);
+}
+
+/* Posts the <element>-check message and a warning, or with
+ * check-fail=error a stream error (returning GST_FLOW_ERROR). */
+GstFlowReturn
+gst_ce_base_filter_report (GstCeBaseFilter * self, guint64 frame,
+    guint64 mismatches, const ce_diff * diff, GstCeCheckFail check_fail)
+{
+  gchar *name = g_strdup_printf ("%s-check", GET_CLASS (self)->name);
+
+  gst_element_post_message (GST_ELEMENT_CAST (self),
+      gst_ce_check_message_new (GST_OBJECT_CAST (self), name, frame, diff));
+  g_free (name);
+  if (check_fail == GST_CE_CHECK_FAIL_ERROR) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("Output differs from the CPU's (check-fail=error)."),
+        ("frame %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " pixels "
+            "differ, first at x=%d y=%d: expected %d, got %d", frame,
+            mismatches, diff->x, diff->y, diff->expected, diff->got));
+    return GST_FLOW_ERROR;
+  }
+  GST_ELEMENT_WARNING (self, STREAM, FAILED,
+      ("Output differs from the CPU's."),
+      ("frame %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " pixels "
+          "differ, first at x=%d y=%d: expected %d, got %d", frame,
+          mismatches, diff->x, diff->y, diff->expected, diff->got));
+  return GST_FLOW_OK;
 }
 
 /* Handles a failed CUDA frame.  With backend=auto: warns, drops the
@@ -343,28 +384,9 @@ gst_ce_base_filter_complete (GstCeBaseFilter * self, guint64 frame,
   gst_ce_stats_add_frame (&priv->stats, checked, mismatches,
       on_gpu ? timing : NULL, cpu_us);
 
-  if (mismatches) {
-    gchar *name = g_strdup_printf ("%s-check", GET_CLASS (self)->name);
-
-    gst_element_post_message (GST_ELEMENT_CAST (self),
-        gst_ce_check_message_new (GST_OBJECT_CAST (self), name, frame,
-            &diff));
-    g_free (name);
-    if (check->check_fail == GST_CE_CHECK_FAIL_ERROR) {
-      GST_ELEMENT_ERROR (self, STREAM, FAILED,
-          ("Output differs from the CPU's (check-fail=error)."),
-          ("frame %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " pixels "
-              "differ, first at x=%d y=%d: expected %d, got %d", frame,
-              (guint64) diff.count, diff.x, diff.y, diff.expected, diff.got));
-      ret = GST_FLOW_ERROR;
-    } else {
-      GST_ELEMENT_WARNING (self, STREAM, FAILED,
-          ("Output differs from the CPU's."),
-          ("frame %" G_GUINT64_FORMAT ": %" G_GUINT64_FORMAT " pixels "
-              "differ, first at x=%d y=%d: expected %d, got %d", frame,
-              (guint64) diff.count, diff.x, diff.y, diff.expected, diff.got));
-    }
-  }
+  if (mismatches)
+    ret = gst_ce_base_filter_report (self, frame, mismatches, &diff,
+        check->check_fail);
   return ret;
 
   /* ERRORS */
@@ -423,6 +445,40 @@ gst_ce_base_filter_transform_frame (GstVideoFilter * filter,
       call != NULL, status, call, &timing);
 }
 
+#ifdef HAVE_GST_CUDA
+/* One frame on GStreamer CUDA memory, synchronously; takes @readbuf and
+ * the mapped frames. */
+static GstFlowReturn
+gst_ce_base_filter_transform_device (GstCeBaseFilter * self,
+    GstBuffer * readbuf, GstBuffer * outbuf, GstVideoFrame * in,
+    GstVideoFrame * out)
+{
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+  ce_timing timing = { 0.0, 0.0, 0.0 };
+  GstCeFrameCheck check;
+  GstFlowReturn ret;
+  ce_status status;
+  gpointer params;
+  guint64 frame;
+
+  params = g_alloca (MAX (GET_CLASS (self)->params_size, 1));
+  memset (params, 0, GET_CLASS (self)->params_size);
+  frame = priv->frame_count++;
+  gst_ce_base_filter_snapshot (self, frame, &check, params);
+
+  status = gst_ce_cuda_memory_submit (self, 0, in, out, params);
+  if (status == CE_STATUS_OK)
+    status = gst_ce_cuda_memory_wait (self, 0, &timing);
+  gst_video_frame_unmap (out);
+  gst_video_frame_unmap (in);
+
+  ret = gst_ce_cuda_memory_complete (self, frame, readbuf, outbuf, params,
+      check.check, check.check_fail, status, &timing);
+  gst_buffer_unref (readbuf);
+  return ret;
+}
+#endif
+
 /* GstBaseTransform::transform, instead of GstVideoFilter's: that one only
  * warns about a buffer it cannot map and pushes the output anyway.  Here a
  * buffer that does not hold the frame is an error, and no output leaves
@@ -447,6 +503,12 @@ gst_ce_base_filter_transform (GstBaseTransform * trans, GstBuffer * inbuf,
     gst_buffer_unref (readbuf);
     return GST_FLOW_ERROR;
   }
+
+#ifdef HAVE_GST_CUDA
+  if (GET_PRIV (self)->in_cuda)
+    return gst_ce_base_filter_transform_device (self, readbuf, outbuf, &in,
+        &out);
+#endif
 
   ret = gst_ce_base_filter_transform_frame (filter, &in, &out);
 
@@ -487,6 +549,21 @@ gst_ce_base_filter_finish_oldest (GstCeBaseFilter * self, GstBuffer ** outbuf)
     return GST_FLOW_OK;
 
   status = gst_ce_in_flight_wait (&priv->in_flight, job, &timing);
+#ifdef HAVE_GST_CUDA
+  if (job->device) {
+    /* Unmapped first: the check maps them again in host memory. */
+    gst_video_frame_unmap (&job->out);
+    gst_video_frame_unmap (&job->in);
+    job->in.buffer = job->out.buffer = NULL;
+    ret = gst_ce_cuda_memory_complete (self, job->frame, job->inbuf,
+        job->outbuf, job->params, job->check, job->check_fail, status,
+        &timing);
+    *outbuf = gst_ce_job_free (job);
+    if (ret != GST_FLOW_OK)
+      gst_ce_in_flight_discard (&priv->in_flight);
+    return ret;
+  }
+#endif
   check.check = job->check;
   check.check_fail = job->check_fail;
   ret = gst_ce_base_filter_complete (self, job->frame, &job->in, &job->out,
@@ -574,6 +651,22 @@ gst_ce_base_filter_submit_queued (GstCeBaseFilter * self)
   job->check = check.check;
   job->check_fail = check.check_fail;
 
+#ifdef HAVE_GST_CUDA
+  if (priv->in_cuda) {
+    job->device = TRUE;
+    job->slot = gst_ce_in_flight_reserve_slot (&priv->in_flight);
+    if (job->slot >= 0) {
+      job->status = gst_ce_cuda_memory_submit (self, job->slot, &job->in,
+          &job->out, job->params);
+      if (job->status != CE_STATUS_OK) {
+        gst_ce_in_flight_release_slot (&priv->in_flight, job->slot);
+        job->slot = -1;
+      }
+    } else {
+      job->status = CE_STATUS_INVALID_ARGUMENT;
+    }
+  } else
+#endif
   if (priv->ctx) {
     job->ctx = gst_ce_context_ref (priv->ctx);
     /* At most CE_CUDA_SLOTS - 1 frames wait between two inputs, so a slot

@@ -54,8 +54,11 @@ gst_ce_job_free (GstCeJob * job)
 }
 
 void
-gst_ce_in_flight_init (GstCeInFlight * fl)
+gst_ce_in_flight_init (GstCeInFlight * fl, GstCeDeviceWait device_wait,
+    gpointer device_wait_data)
 {
+  fl->device_wait = device_wait;
+  fl->device_wait_data = device_wait_data;
   g_mutex_init (&fl->lock);
   g_queue_init (&fl->jobs);
   memset (fl->slot_busy, 0, sizeof (fl->slot_busy));
@@ -141,8 +144,11 @@ gst_ce_in_flight_wait (GstCeInFlight * fl, GstCeJob * job,
   ce_status status = job->status;
 
   if (job->slot >= 0) {
-    status = ce_cuda_frame_wait (gst_ce_context_get_handle (job->ctx),
-        job->slot, timing);
+    if (job->device)
+      status = fl->device_wait (fl->device_wait_data, job->slot, timing);
+    else
+      status = ce_cuda_frame_wait (gst_ce_context_get_handle (job->ctx),
+          job->slot, timing);
     gst_ce_in_flight_release_slot (fl, job->slot);
   }
   return status;

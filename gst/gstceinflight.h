@@ -40,6 +40,8 @@ typedef struct
   ce_status status;             /* of the submission */
   gboolean check;               /* compared with the CPU when done */
   gint check_fail;              /* a GstCeCheckFail */
+  gboolean device;              /* on GStreamer CUDA memory: waited for
+                                 * with the queue's device_wait */
   gpointer params;
 } GstCeJob;
 
@@ -53,14 +55,21 @@ GstBuffer *gst_ce_job_free (GstCeJob * job);
 /* The frames submitted to CUDA and not finished yet, oldest first, and the
  * context's slots they use.  Its lock is a leaf, held only to change the
  * queue: never while waiting for the GPU. */
+/* Waits for the GPU work of a job on device memory in @slot. */
+typedef ce_status (*GstCeDeviceWait) (gpointer user_data, gint slot,
+    ce_timing * timing);
+
 typedef struct
 {
   GMutex lock;
   GQueue jobs;
   gboolean slot_busy[CE_CUDA_SLOTS];
+  GstCeDeviceWait device_wait;
+  gpointer device_wait_data;
 } GstCeInFlight;
 
-void gst_ce_in_flight_init (GstCeInFlight * fl);
+void gst_ce_in_flight_init (GstCeInFlight * fl, GstCeDeviceWait device_wait,
+    gpointer device_wait_data);
 void gst_ce_in_flight_clear (GstCeInFlight * fl);
 
 /* A free slot, now busy, or -1. */

@@ -102,15 +102,43 @@ typedef struct
 #define SINK_FORMATS "{ GRAY8, I420, YV12, NV12, NV21, Y42B, Y444, YUY2, " \
     "UYVY, RGB, BGR, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR }"
 
+/* In GStreamer CUDA memory: the formats GstCuda 1.22 holds, of ours; the
+ * output is NV12 or I420 with the edges in Y and chroma at 128 (GstCuda
+ * 1.22 cannot hold GRAY8). */
+#define CUDA_SINK_FORMATS "{ I420, YV12, NV12, NV21, Y42B, Y444, RGBA, " \
+    "BGRA, RGBx, BGRx, ARGB, ABGR, RGB, BGR }"
+#define CUDA_SRC_FORMATS "{ NV12, I420 }"
+
+#define SYSTEM_SINK_CAPS GST_VIDEO_CAPS_MAKE (SINK_FORMATS)
+#define SYSTEM_SRC_CAPS GST_VIDEO_CAPS_MAKE ("GRAY8")
+#define CUDA_SINK_CAPS GST_VIDEO_CAPS_MAKE_WITH_FEATURES \
+    (GST_CE_CAPS_FEATURE_CUDA_MEMORY, CUDA_SINK_FORMATS)
+#define CUDA_SRC_CAPS GST_VIDEO_CAPS_MAKE_WITH_FEATURES \
+    (GST_CE_CAPS_FEATURE_CUDA_MEMORY, CUDA_SRC_FORMATS)
+
+#ifdef HAVE_GST_CUDA
+#define SINK_CAPS SYSTEM_SINK_CAPS ";" CUDA_SINK_CAPS
+#define SRC_CAPS SYSTEM_SRC_CAPS ";" CUDA_SRC_CAPS
+#else
+#define SINK_CAPS SYSTEM_SINK_CAPS
+#define SRC_CAPS SYSTEM_SRC_CAPS
+#endif
+
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK,
     GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (SINK_FORMATS)));
+    GST_STATIC_CAPS (SINK_CAPS));
 
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC,
     GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE ("GRAY8")));
+    GST_STATIC_CAPS (SRC_CAPS));
+
+/* The format lists of each side, in each memory. */
+static GstStaticCaps system_sink_caps = GST_STATIC_CAPS (SYSTEM_SINK_CAPS);
+static GstStaticCaps system_src_caps = GST_STATIC_CAPS (SYSTEM_SRC_CAPS);
+static GstStaticCaps cuda_sink_caps = GST_STATIC_CAPS (CUDA_SINK_CAPS);
+static GstStaticCaps cuda_src_caps = GST_STATIC_CAPS (CUDA_SRC_CAPS);
 
 static const struct
 {
@@ -229,6 +257,12 @@ static ce_status gst_cuda_edge_cpu_rows (GstCeBaseFilter * base,
     const GstVideoFrame * in, gconstpointer params, gint row0, gint row1,
     guint8 * dst, gsize dst_stride);
 
+#ifdef HAVE_GST_CUDA
+static ce_status gst_cuda_edge_device_submit (GstCeBaseFilter * base,
+    ce_cuda_dev * dev, gint slot, const GstVideoFrame * in,
+    GstVideoFrame * out, gboolean out_on_device, gconstpointer params);
+#endif
+
 static void
 gst_cuda_edge_class_init (GstCudaEdgeClass * klass)
 {
@@ -293,6 +327,9 @@ gst_cuda_edge_class_init (GstCudaEdgeClass * klass)
   base_class->get_params = GST_DEBUG_FUNCPTR (gst_cuda_edge_get_params);
   base_class->cuda_submit = GST_DEBUG_FUNCPTR (gst_cuda_edge_cuda_submit);
   base_class->cpu_rows = GST_DEBUG_FUNCPTR (gst_cuda_edge_cpu_rows);
+#ifdef HAVE_GST_CUDA
+  base_class->device_submit = GST_DEBUG_FUNCPTR (gst_cuda_edge_device_submit);
+#endif
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_EDGE_BORDER_MODE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_EDGE_NORM, 0);
@@ -370,59 +407,83 @@ gst_cuda_edge_get_property (GObject * object, guint prop_id, GValue * value,
   GST_OBJECT_UNLOCK (self);
 }
 
-/* The format field of a pad template's caps. */
-static void
-gst_cuda_edge_template_formats (GstStaticPadTemplate * templ, GValue * out)
+/* Adds @in, with the formats and the memory of @templ, to @ret. */
+static GstCaps *
+gst_cuda_edge_add_structure (GstCaps * ret, const GstStructure * in,
+    GstStaticCaps * templ)
 {
-  GstCaps *caps = gst_static_pad_template_get_caps (templ);
+  GstCaps *caps = gst_static_caps_get (templ);
+  GstStructure *out = gst_structure_copy (in);
 
-  gst_value_init_and_copy (out,
+  gst_structure_remove_fields (out, "colorimetry", "chroma-site", NULL);
+  gst_structure_set_value (out, "format",
       gst_structure_get_value (gst_caps_get_structure (caps, 0), "format"));
+  ret = gst_caps_merge_structure_full (ret, out,
+      gst_caps_features_copy (gst_caps_get_features (caps, 0)));
   gst_caps_unref (caps);
+  return ret;
 }
 
+/* Whether the format of @in can be one of @templ's. */
+static gboolean
+gst_cuda_edge_format_in (const GstStructure * in, GstStaticCaps * templ)
+{
+  const GValue *format = gst_structure_get_value (in, "format");
+  GstCaps *caps;
+  gboolean ret;
+
+  if (!format)
+    return TRUE;
+  caps = gst_static_caps_get (templ);
+  ret = gst_value_can_intersect (format, gst_structure_get_value
+      (gst_caps_get_structure (caps, 0), "format"));
+  gst_caps_unref (caps);
+  return ret;
+}
+
+/* GRAY8 in system memory from any of the sink formats in system memory.
+ * With the CUDA backend, CUDA memory too: in it, the CUDA sink formats
+ * give GRAY8 in system memory (preferred: one download of one byte per
+ * pixel) or NV12 / I420 in CUDA memory; upstream is offered CUDA memory
+ * first. */
 static GstCaps *
 gst_cuda_edge_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
 {
-  GstCaps *ret;
-  GValue ours = G_VALUE_INIT, theirs = G_VALUE_INIT;
-  guint i, n;
+  gboolean cuda_ok =
+      gst_ce_base_filter_can_use_cuda_memory (GST_CE_BASE_FILTER (trans));
+  GstCaps *ret = gst_caps_new_empty ();
+  guint i, n = gst_caps_get_size (caps);
 
-  /* GRAY8 downstream, the sink template's list upstream. */
-  if (direction == GST_PAD_SINK) {
-    gst_cuda_edge_template_formats (&sink_template, &ours);
-    gst_cuda_edge_template_formats (&src_template, &theirs);
-  } else {
-    gst_cuda_edge_template_formats (&src_template, &ours);
-    gst_cuda_edge_template_formats (&sink_template, &theirs);
-  }
-
-  ret = gst_caps_new_empty ();
-  n = gst_caps_get_size (caps);
   for (i = 0; i < n; i++) {
     const GstStructure *in = gst_caps_get_structure (caps, i);
     GstCapsFeatures *features = gst_caps_get_features (caps, i);
-    const GValue *format;
-    GstStructure *out;
+    gboolean sys, cuda;
 
-    if (features && !gst_caps_features_is_any (features)
-        && !gst_caps_features_is_equal (features,
-            GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
-      continue;
+    sys = !features || gst_caps_features_is_any (features)
+        || gst_caps_features_is_equal (features,
+        GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY);
+    cuda = cuda_ok && features && !gst_caps_features_is_any (features)
+        && gst_caps_features_contains (features,
+        GST_CE_CAPS_FEATURE_CUDA_MEMORY);
 
-    /* Caps in a format this side cannot take have no counterpart. */
-    format = gst_structure_get_value (in, "format");
-    if (format && !gst_value_can_intersect (format, &ours))
-      continue;
-
-    out = gst_structure_copy (in);
-    gst_structure_remove_fields (out, "colorimetry", "chroma-site", NULL);
-    gst_structure_set_value (out, "format", &theirs);
-    ret = gst_caps_merge_structure (ret, out);
+    if (direction == GST_PAD_SINK) {
+      if (sys && gst_cuda_edge_format_in (in, &system_sink_caps))
+        ret = gst_cuda_edge_add_structure (ret, in, &system_src_caps);
+      if (cuda && gst_cuda_edge_format_in (in, &cuda_sink_caps)) {
+        ret = gst_cuda_edge_add_structure (ret, in, &system_src_caps);
+        ret = gst_cuda_edge_add_structure (ret, in, &cuda_src_caps);
+      }
+    } else {
+      if (sys && gst_cuda_edge_format_in (in, &system_src_caps)) {
+        if (cuda_ok)
+          ret = gst_cuda_edge_add_structure (ret, in, &cuda_sink_caps);
+        ret = gst_cuda_edge_add_structure (ret, in, &system_sink_caps);
+      }
+      if (cuda && gst_cuda_edge_format_in (in, &cuda_src_caps))
+        ret = gst_cuda_edge_add_structure (ret, in, &cuda_sink_caps);
+    }
   }
-  g_value_unset (&ours);
-  g_value_unset (&theirs);
 
   if (filter) {
     GstCaps *tmp = gst_caps_intersect_full (filter, ret,
@@ -445,14 +506,22 @@ gst_cuda_edge_set_info (GstCeBaseFilter * base, const GstVideoInfo * in_info,
 
   if (!gst_cuda_edge_format_to_ce (GST_VIDEO_INFO_FORMAT (in_info), &format))
     return FALSE;
-  if (GST_VIDEO_INFO_FORMAT (out_info) != GST_VIDEO_FORMAT_GRAY8
-      || GST_VIDEO_INFO_WIDTH (in_info) != GST_VIDEO_INFO_WIDTH (out_info)
+  switch (GST_VIDEO_INFO_FORMAT (out_info)) {
+    case GST_VIDEO_FORMAT_GRAY8:
+    case GST_VIDEO_FORMAT_NV12:       /* CUDA memory: edges in Y */
+    case GST_VIDEO_FORMAT_I420:
+      break;
+    default:
+      return FALSE;
+  }
+  if (GST_VIDEO_INFO_WIDTH (in_info) != GST_VIDEO_INFO_WIDTH (out_info)
       || GST_VIDEO_INFO_HEIGHT (in_info) != GST_VIDEO_INFO_HEIGHT (out_info))
     return FALSE;
 
   self->format = format;
-  GST_INFO_OBJECT (self, "%s %dx%d -> GRAY8", ce_format_name (format),
-      GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info));
+  GST_INFO_OBJECT (self, "%s %dx%d -> %s", ce_format_name (format),
+      GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info),
+      GST_VIDEO_INFO_NAME (out_info));
   return TRUE;
 }
 
@@ -513,3 +582,38 @@ gst_cuda_edge_cpu_rows (G_GNUC_UNUSED GstCeBaseFilter * base,
   gst_cuda_edge_describe (in, p, &src);
   return ce_cpu_edge_rows (&src, &p->edge, row0, row1, dst, dst_stride);
 }
+
+#ifdef HAVE_GST_CUDA
+/* CUDA memory in: the luma (RGB formats) and the fused kernel in
+ * GStreamer's context; the edges go to the Y plane of CUDA memory, whose
+ * chroma becomes 128, or are downloaded into system memory. */
+static ce_status
+gst_cuda_edge_device_submit (G_GNUC_UNUSED GstCeBaseFilter * base,
+    ce_cuda_dev * dev, gint slot, const GstVideoFrame * in,
+    GstVideoFrame * out, gboolean out_on_device, gconstpointer params)
+{
+  const GstCudaEdgeParams *p = params;
+  ce_status status;
+  ce_frame src;
+  guint plane;
+
+  gst_cuda_edge_describe (in, p, &src);
+  if (!out_on_device)
+    return ce_cuda_dev_edge_submit (dev, slot, &src, &p->edge, NULL, 0,
+        GST_VIDEO_FRAME_PLANE_DATA (out, 0),
+        GST_VIDEO_FRAME_PLANE_STRIDE (out, 0));
+
+  status = ce_cuda_dev_edge_submit (dev, slot, &src, &p->edge,
+      GST_VIDEO_FRAME_PLANE_DATA (out, 0),
+      GST_VIDEO_FRAME_PLANE_STRIDE (out, 0), NULL, 0);
+  /* Plane p holds component p in NV12 (UV) and I420 (U, V). */
+  for (plane = 1; status == CE_STATUS_OK
+      && plane < GST_VIDEO_FRAME_N_PLANES (out); plane++)
+    status = ce_cuda_dev_fill_submit (dev, slot,
+        GST_VIDEO_FRAME_PLANE_DATA (out, plane),
+        GST_VIDEO_FRAME_PLANE_STRIDE (out, plane),
+        GST_VIDEO_FRAME_PLANE_STRIDE (out, plane),
+        GST_VIDEO_FRAME_COMP_HEIGHT (out, plane), 128);
+  return status;
+}
+#endif

@@ -76,15 +76,24 @@ struct _GstCudaUpscale
 #define UPSCALE_FORMATS \
     "{ GRAY8, RGBA, BGRA, ARGB, ABGR, RGBx, BGRx, xRGB, xBGR }"
 
+/* In GStreamer CUDA memory: what GstCuda 1.22 can hold (no GRAY8). */
+#ifdef HAVE_GST_CUDA
+#define UPSCALE_CAPS GST_VIDEO_CAPS_MAKE (UPSCALE_FORMATS) ";" \
+    GST_VIDEO_CAPS_MAKE_WITH_FEATURES (GST_CE_CAPS_FEATURE_CUDA_MEMORY, \
+        "{ RGBA, BGRA, ARGB, ABGR, RGBx, BGRx }")
+#else
+#define UPSCALE_CAPS GST_VIDEO_CAPS_MAKE (UPSCALE_FORMATS)
+#endif
+
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK,
     GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (UPSCALE_FORMATS)));
+    GST_STATIC_CAPS (UPSCALE_CAPS));
 
 static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC,
     GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (GST_VIDEO_CAPS_MAKE (UPSCALE_FORMATS)));
+    GST_STATIC_CAPS (UPSCALE_CAPS));
 
 #define gst_cuda_upscale_parent_class parent_class
 G_DEFINE_TYPE (GstCudaUpscale, gst_cuda_upscale, GST_TYPE_CE_BASE_FILTER);
@@ -107,6 +116,12 @@ static ce_status gst_cuda_upscale_cuda_submit (GstCeBaseFilter * base,
 static ce_status gst_cuda_upscale_cpu_rows (GstCeBaseFilter * base,
     const GstVideoFrame * in, gconstpointer params, gint row0, gint row1,
     guint8 * dst, gsize dst_stride);
+
+#ifdef HAVE_GST_CUDA
+static ce_status gst_cuda_upscale_device_submit (GstCeBaseFilter * base,
+    ce_cuda_dev * dev, gint slot, const GstVideoFrame * in,
+    GstVideoFrame * out, gboolean out_on_device, gconstpointer params);
+#endif
 
 static void
 gst_cuda_upscale_class_init (GstCudaUpscaleClass * klass)
@@ -141,6 +156,10 @@ gst_cuda_upscale_class_init (GstCudaUpscaleClass * klass)
   base_class->get_params = GST_DEBUG_FUNCPTR (gst_cuda_upscale_get_params);
   base_class->cuda_submit = GST_DEBUG_FUNCPTR (gst_cuda_upscale_cuda_submit);
   base_class->cpu_rows = GST_DEBUG_FUNCPTR (gst_cuda_upscale_cpu_rows);
+#ifdef HAVE_GST_CUDA
+  base_class->device_submit =
+      GST_DEBUG_FUNCPTR (gst_cuda_upscale_device_submit);
+#endif
 }
 
 static void
@@ -236,6 +255,8 @@ gst_cuda_upscale_transform_caps (GstBaseTransform * trans,
 {
   static const gchar *const dims[] = { "width", "height" };
   gboolean to_src = direction == GST_PAD_SINK;
+  gboolean cuda_ok =
+      gst_ce_base_filter_can_use_cuda_memory (GST_CE_BASE_FILTER (trans));
   GstCaps *ret;
   guint i, n, d;
 
@@ -251,9 +272,12 @@ gst_cuda_upscale_transform_caps (GstBaseTransform * trans,
     GstCapsFeatures *features = gst_caps_get_features (caps, i);
     GstStructure *out;
 
+    /* System memory stays system memory, CUDA memory CUDA memory. */
     if (features && !gst_caps_features_is_any (features)
         && !gst_caps_features_is_equal (features,
-            GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY))
+            GST_CAPS_FEATURES_MEMORY_SYSTEM_MEMORY)
+        && !(cuda_ok && gst_caps_features_contains (features,
+                GST_CE_CAPS_FEATURE_CUDA_MEMORY)))
       continue;
 
     /* Format, frame rate, pixel aspect ratio and colorimetry carry over;
@@ -276,7 +300,8 @@ gst_cuda_upscale_transform_caps (GstBaseTransform * trans,
       gst_structure_take_value (out, dims[d], &mapped);
     }
     if (out)
-      ret = gst_caps_merge_structure (ret, out);
+      ret = gst_caps_merge_structure_full (ret, out,
+          features ? gst_caps_features_copy (features) : NULL);
   }
 
 done:
@@ -426,3 +451,21 @@ gst_cuda_upscale_cpu_rows (G_GNUC_UNUSED GstCeBaseFilter * base,
       GST_VIDEO_FRAME_HEIGHT (in), gst_cuda_upscale_bpp (in), row0, row1,
       dst, dst_stride);
 }
+
+#ifdef HAVE_GST_CUDA
+/* CUDA memory in and out: the kernel alone, in GStreamer's context. */
+static ce_status
+gst_cuda_upscale_device_submit (G_GNUC_UNUSED GstCeBaseFilter * base,
+    ce_cuda_dev * dev, gint slot, const GstVideoFrame * in,
+    GstVideoFrame * out, gboolean out_on_device,
+    G_GNUC_UNUSED gconstpointer params)
+{
+  g_return_val_if_fail (out_on_device, CE_STATUS_INVALID_ARGUMENT);
+
+  return ce_cuda_dev_upscale2x_submit (dev, slot,
+      GST_VIDEO_FRAME_PLANE_DATA (in, 0), GST_VIDEO_FRAME_PLANE_STRIDE (in,
+          0), GST_VIDEO_FRAME_WIDTH (in), GST_VIDEO_FRAME_HEIGHT (in),
+      gst_cuda_upscale_bpp (in), GST_VIDEO_FRAME_PLANE_DATA (out, 0),
+      GST_VIDEO_FRAME_PLANE_STRIDE (out, 0));
+}
+#endif
