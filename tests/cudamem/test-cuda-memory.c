@@ -1,0 +1,524 @@
+/* gst-cudaedge: the elements on GStreamer CUDA memory (GstHarness)
+ *
+ * Copyright (C) 2026 The gst-cudaedge authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Frames reach the elements in CUDA memory through cudaupload (GStreamer's
+ * nvcodec plugin) and leave in system memory or, through cudadownload, in
+ * CUDA memory; every output is compared byte for byte with the core's CPU
+ * reference on the same frame.  GstCudaBufferPool pitches are padded (a
+ * multiple of the texture alignment), so odd widths test padded pitches.
+ *
+ * Needs a GPU and nvcodec's cudaupload / cudadownload: without them the
+ * GPU cases report SKIP loudly (exit 77 when no case could run); the
+ * negotiation cases for backend=cpu run everywhere.
+ */
+
+#include <string.h>
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include "cudaedge-core.h"
+
+#define CUDA_MEMORY "memory:CUDAMemory"
+
+static const struct
+{
+  const gchar *name;
+  ce_format ce;
+} formats[] = {
+  {"NV12", CE_FORMAT_NV12}, {"I420", CE_FORMAT_I420},
+  {"YV12", CE_FORMAT_YV12}, {"NV21", CE_FORMAT_NV21},
+  {"Y444", CE_FORMAT_Y444}, {"Y42B", CE_FORMAT_Y42B},
+  {"RGBA", CE_FORMAT_RGBA}, {"BGRA", CE_FORMAT_BGRA},
+  {"RGBx", CE_FORMAT_RGBx}, {"BGRx", CE_FORMAT_BGRx},
+  {"ARGB", CE_FORMAT_ARGB}, {"ABGR", CE_FORMAT_ABGR},
+  {"RGB", CE_FORMAT_RGB}, {"BGR", CE_FORMAT_BGR},
+};
+
+static const gint sizes[][2] = { {2, 2}, {641, 481}, {613, 611}, {1920, 1080} };
+
+/* Why the GPU cases cannot run, or NULL when they can. */
+static const gchar *
+gpu_missing (void)
+{
+  static gchar *why = NULL;
+  static gsize once = 0;
+
+  if (g_once_init_enter (&once)) {
+    int count = 0;
+    GstElementFactory *up = gst_element_factory_find ("cudaupload");
+    GstElementFactory *down = gst_element_factory_find ("cudadownload");
+
+    if (ce_cuda_device_count (&count) != CE_STATUS_OK || count == 0)
+      why = g_strdup_printf ("no CUDA device (%s)", ce_last_error ());
+    else if (!up || !down)
+      why = g_strdup ("GStreamer's cudaupload / cudadownload (nvcodec) "
+          "are not installed");
+    gst_clear_object (&up);
+    gst_clear_object (&down);
+    g_once_init_leave (&once, 1);
+  }
+  return why;
+}
+
+static guint n_skipped = 0;
+
+#define SKIP_WITHOUT_GPU() G_STMT_START { \
+  if (gpu_missing ()) { \
+    g_print ("SKIP %s: %s\n", __FUNCTION__, gpu_missing ()); \
+    n_skipped++; \
+    return; \
+  } \
+} G_STMT_END
+
+static GstBuffer *
+random_frame (const GstVideoInfo * info, guint32 seed)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, info->size, NULL);
+  GRand *rand = g_rand_new_with_seed (seed);
+  GstMapInfo map;
+  gsize i;
+
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  for (i = 0; i < map.size; i++)
+    map.data[i] = g_rand_int (rand) & 0xff;
+  gst_buffer_unmap (buf, &map);
+  g_rand_free (rand);
+  return buf;
+}
+
+/* The CPU reference of @in's edges, tightly packed. */
+static guint8 *
+reference_edges (GstBuffer * in, const GstVideoInfo * info, ce_format format)
+{
+  guint8 *ref = g_malloc (info->width * info->height);
+  ce_edge_params params;
+  GstVideoFrame frame;
+  ce_frame src;
+
+  ce_edge_params_init (&params);
+  fail_unless (gst_video_frame_map (&frame, info, in, GST_MAP_READ));
+  src.data = GST_VIDEO_FRAME_PLANE_DATA (&frame, 0);
+  src.stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+  src.width = info->width;
+  src.height = info->height;
+  src.format = format;
+  fail_unless_equals_int (ce_ref_edge_frame (&src, &params, ref,
+          info->width), CE_STATUS_OK);
+  gst_video_frame_unmap (&frame);
+  return ref;
+}
+
+/* Plane @plane of @out equals @expected (tightly packed rows of
+ * @row_bytes), or every byte is @value when @expected is NULL. */
+static void
+assert_plane (GstBuffer * out, const GstVideoInfo * info, guint plane,
+    const guint8 * expected, gint row_bytes, gint rows, gint value,
+    const gchar * what)
+{
+  GstVideoFrame frame;
+  gint y, x;
+
+  fail_unless (gst_video_frame_map (&frame, info, out, GST_MAP_READ));
+  for (y = 0; y < rows; y++) {
+    const guint8 *got = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame,
+        plane) + (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, plane);
+
+    for (x = 0; x < row_bytes; x++) {
+      gint want = expected ? expected[(gsize) y * row_bytes + x] : value;
+
+      if (got[x] != want)
+        fail ("%s: plane %u differs at x=%d y=%d: expected %d, got %d", what,
+            plane, x, y, want, got[x]);
+    }
+  }
+  gst_video_frame_unmap (&frame);
+}
+
+static gchar *
+caps_string (const gchar * features, const gchar * format, gint w, gint h,
+    const gchar * rate)
+{
+  return g_strdup_printf ("video/x-raw%s%s%s,format=%s,width=%d,height=%d,"
+      "framerate=%s", features ? "(" : "", features ? features : "",
+      features ? ")" : "", format, w, h, rate);
+}
+
+/* Pushes @n random frames through @h (whose input caps are set) and
+ * returns the outputs, after EOS so that frames in flight come out. */
+static GPtrArray *
+push_frames (GstHarness * h, const GstVideoInfo * info, guint n,
+    GPtrArray * inputs)
+{
+  GPtrArray *outs = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_buffer_unref);
+  guint i;
+
+  for (i = 0; i < n; i++) {
+    GstBuffer *in = random_frame (info, 1000 + i);
+
+    GST_BUFFER_PTS (in) = i * GST_MSECOND;
+    g_ptr_array_add (inputs, gst_buffer_ref (in));
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  }
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  for (i = 0; i < n; i++) {
+    GstBuffer *out = gst_harness_try_pull (h);
+
+    fail_unless (out != NULL, "output %u of %u missing", i, n);
+    g_ptr_array_add (outs, out);
+  }
+  return outs;
+}
+
+/* cudaupload ! cudaedge [! @out_caps ! cudadownload]: every output's Y (or
+ * GRAY8) is the reference's; chroma is 128. */
+static void
+run_edge (const gchar * format, ce_format ce, gint w, gint h,
+    const gchar * out_format, const gchar * rate, guint n)
+{
+  gchar *desc, *in_caps, *out_caps;
+  GstVideoInfo info, out_info;
+  GPtrArray *ins = g_ptr_array_new_with_free_func ((GDestroyNotify)
+      gst_buffer_unref);
+  GPtrArray *outs;
+  GstHarness *hh;
+  guint i, p;
+
+  if (out_format) {
+    out_caps = caps_string (CUDA_MEMORY,
+        out_format, w, h, rate);
+    desc = g_strdup_printf ("cudaupload ! cudaedge backend=cuda check=true "
+        "! %s ! cudadownload", out_caps);
+    g_free (out_caps);
+  } else {
+    desc = g_strdup ("cudaupload ! cudaedge backend=cuda check=true");
+  }
+  hh = gst_harness_new_parse (desc);
+  in_caps = caps_string (NULL, format, w, h, rate);
+  gst_harness_set_src_caps_str (hh, in_caps);
+  fail_unless (gst_video_info_from_caps (&info, gst_caps_from_string
+          (in_caps)));
+  gst_video_info_set_format (&out_info, gst_video_format_from_string
+      (out_format ? out_format : "GRAY8"), w, h);
+
+  outs = push_frames (hh, &info, n, ins);
+  for (i = 0; i < n; i++) {
+    guint8 *ref = reference_edges (g_ptr_array_index (ins, i), &info, ce);
+    gchar *what = g_strdup_printf ("%s %dx%d -> %s frame %u", format, w, h,
+        out_format ? out_format : "GRAY8", i);
+
+    assert_plane (g_ptr_array_index (outs, i), &out_info, 0, ref, w, h, 0,
+        what);
+    for (p = 1; p < GST_VIDEO_INFO_N_PLANES (&out_info); p++)
+      assert_plane (g_ptr_array_index (outs, i), &out_info, p, NULL,
+          GST_VIDEO_INFO_COMP_WIDTH (&out_info, p) *
+          GST_VIDEO_INFO_COMP_PSTRIDE (&out_info, p),
+          GST_VIDEO_INFO_COMP_HEIGHT (&out_info, p), 128, what);
+    g_free (what);
+    g_free (ref);
+  }
+  g_ptr_array_unref (outs);
+  g_ptr_array_unref (ins);
+  g_free (in_caps);
+  g_free (desc);
+  gst_harness_teardown (hh);
+}
+
+GST_START_TEST (test_every_cuda_format_to_gray8_matches_reference)
+{
+  guint f, s;
+
+  SKIP_WITHOUT_GPU ();
+  for (f = 0; f < G_N_ELEMENTS (formats); f++)
+    for (s = 0; s < G_N_ELEMENTS (sizes); s++)
+      run_edge (formats[f].name, formats[f].ce, sizes[s][0], sizes[s][1],
+          NULL, "0/1", 2);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_frames_in_flight_on_cuda_memory_match_reference)
+{
+  SKIP_WITHOUT_GPU ();
+  /* A known frame rate: one frame stays in flight. */
+  run_edge ("NV12", CE_FORMAT_NV12, 641, 481, NULL, "30/1", 7);
+  run_edge ("RGBA", CE_FORMAT_RGBA, 613, 611, "NV12", "30/1", 7);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_cuda_memory_output_nv12_and_i420)
+{
+  guint s;
+
+  SKIP_WITHOUT_GPU ();
+  for (s = 0; s < G_N_ELEMENTS (sizes); s++) {
+    run_edge ("NV12", CE_FORMAT_NV12, sizes[s][0], sizes[s][1], "NV12",
+        "0/1", 2);
+    run_edge ("I420", CE_FORMAT_I420, sizes[s][0], sizes[s][1], "I420",
+        "0/1", 2);
+    run_edge ("BGRx", CE_FORMAT_BGRx, sizes[s][0], sizes[s][1], "I420",
+        "0/1", 2);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_upscale_in_cuda_memory_matches_reference)
+{
+  static const gchar *names[] = { "RGBA", "BGRx", "ARGB" };
+  static const gint dims[][2] = { {1, 1}, {641, 481}, {613, 611} };
+  guint f, s;
+
+  SKIP_WITHOUT_GPU ();
+  for (f = 0; f < G_N_ELEMENTS (names); f++) {
+    for (s = 0; s < G_N_ELEMENTS (dims); s++) {
+      gint w = dims[s][0], h = dims[s][1];
+      GPtrArray *ins = g_ptr_array_new_with_free_func ((GDestroyNotify)
+          gst_buffer_unref);
+      gchar *in_caps = caps_string (NULL, names[f], w, h, "30/1");
+      GstHarness *hh = gst_harness_new_parse ("cudaupload ! "
+          "cudaupscale backend=cuda check=true ! cudadownload");
+      GstVideoInfo info, out_info;
+      GPtrArray *outs;
+      guint i;
+
+      gst_harness_set_src_caps_str (hh, in_caps);
+      gst_video_info_set_format (&info, gst_video_format_from_string
+          (names[f]), w, h);
+      gst_video_info_set_format (&out_info, GST_VIDEO_INFO_FORMAT (&info),
+          2 * w, 2 * h);
+      outs = push_frames (hh, &info, 3, ins);
+      for (i = 0; i < outs->len; i++) {
+        guint8 *ref = g_malloc ((gsize) 16 * w * h);
+        GstVideoFrame frame;
+        gchar *what = g_strdup_printf ("upscale %s %dx%d frame %u",
+            names[f], w, h, i);
+
+        fail_unless (gst_video_frame_map (&frame, &info,
+                g_ptr_array_index (ins, i), GST_MAP_READ));
+        fail_unless_equals_int (ce_ref_upscale2x
+            (GST_VIDEO_FRAME_PLANE_DATA (&frame, 0),
+                GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0), w, h, 4, ref,
+                (gsize) 8 * w), CE_STATUS_OK);
+        gst_video_frame_unmap (&frame);
+        assert_plane (g_ptr_array_index (outs, i), &out_info, 0, ref, 8 * w,
+            2 * h, 0, what);
+        g_free (ref);
+        g_free (what);
+      }
+      g_ptr_array_unref (outs);
+      g_ptr_array_unref (ins);
+      g_free (in_caps);
+      gst_harness_teardown (hh);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* The GstCudaContext an element answers a CONTEXT query with. */
+static GstObject *
+element_cuda_context (GstElement * element)
+{
+  GstQuery *query = gst_query_new_context ("gst.cuda.context");
+  GstObject *ctx = NULL;
+  GstContext *context = NULL;
+  GstPad *pad = gst_element_get_static_pad (element, "src");
+
+  if (gst_pad_query (pad, query)) {
+    gst_query_parse_context (query, &context);
+    if (context) {
+      const GstStructure *s = gst_context_get_structure (context);
+      const GValue *v = gst_structure_get_value (s, "cuda-context");
+
+      if (v && G_VALUE_HOLDS_OBJECT (v))
+        ctx = g_value_dup_object (v);
+    }
+  }
+  gst_object_unref (pad);
+  gst_query_unref (query);
+  return ctx;
+}
+
+GST_START_TEST (test_one_cuda_context_for_the_pipeline)
+{
+  GstHarness *hh;
+  GstElement *up, *edge;
+  GstObject *up_ctx, *edge_ctx;
+  GstVideoInfo info;
+  GPtrArray *ins, *outs;
+
+  SKIP_WITHOUT_GPU ();
+  hh = gst_harness_new_parse ("cudaupload name=up ! cudaedge name=edge "
+      "backend=cuda");
+  gst_harness_set_src_caps_str (hh,
+      "video/x-raw,format=NV12,width=64,height=48,framerate=0/1");
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 64, 48);
+  ins = g_ptr_array_new_with_free_func ((GDestroyNotify) gst_buffer_unref);
+  outs = push_frames (hh, &info, 1, ins);
+
+  up = gst_bin_get_by_name (GST_BIN (hh->element), "up");
+  edge = gst_bin_get_by_name (GST_BIN (hh->element), "edge");
+  up_ctx = element_cuda_context (up);
+  edge_ctx = element_cuda_context (edge);
+  fail_unless (up_ctx != NULL, "cudaupload has no CUDA context");
+  fail_unless (edge_ctx != NULL, "cudaedge has no CUDA context");
+  fail_unless (up_ctx == edge_ctx, "two CUDA contexts in one pipeline");
+
+  gst_object_unref (up_ctx);
+  gst_object_unref (edge_ctx);
+  gst_object_unref (up);
+  gst_object_unref (edge);
+  g_ptr_array_unref (outs);
+  g_ptr_array_unref (ins);
+  gst_harness_teardown (hh);
+}
+
+GST_END_TEST;
+
+/* Caps the element's @pad gives for @peer_caps on its other pad. */
+static GstCaps *
+query_caps (GstElement * e, const gchar * pad_name, const gchar * peer_caps)
+{
+  GstPad *pad = gst_element_get_static_pad (e, pad_name);
+  GstCaps *filter = gst_caps_from_string (peer_caps);
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (e);
+  GstCaps *ret;
+
+  ret = GST_BASE_TRANSFORM_GET_CLASS (trans)->transform_caps (trans,
+      GST_PAD_DIRECTION (pad) == GST_PAD_SINK ? GST_PAD_SRC : GST_PAD_SINK,
+      filter, NULL);
+  gst_caps_unref (filter);
+  gst_object_unref (pad);
+  return ret;
+}
+
+GST_START_TEST (test_negotiation_both_ways_on_cuda)
+{
+  GstElement *e;
+  GstCaps *caps;
+  gchar *s;
+
+  SKIP_WITHOUT_GPU ();
+  e = gst_element_factory_make ("cudaedge", NULL);
+  g_object_set (e, "backend", 1 /* cuda */ , NULL);
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_SUCCESS);
+
+  /* CUDA input: GRAY8 in system memory first, NV12 / I420 in CUDA. */
+  caps = query_caps (e, "src", "video/x-raw(memory:CUDAMemory),format=NV12,"
+      "width=64,height=48");
+  s = gst_caps_to_string (caps);
+  fail_unless (gst_caps_get_size (caps) == 2, "%s", s);
+  fail_if (gst_caps_features_contains (gst_caps_get_features (caps, 0),
+          CUDA_MEMORY), "%s", s);
+  fail_unless (gst_caps_features_contains (gst_caps_get_features (caps, 1),
+          CUDA_MEMORY), "%s", s);
+  g_free (s);
+  gst_caps_unref (caps);
+
+  /* System GRAY8 output: upstream is offered CUDA memory first. */
+  caps = query_caps (e, "sink", "video/x-raw,format=GRAY8,width=64,"
+      "height=48");
+  s = gst_caps_to_string (caps);
+  fail_unless (gst_caps_features_contains (gst_caps_get_features (caps, 0),
+          CUDA_MEMORY), "%s", s);
+  g_free (s);
+  gst_caps_unref (caps);
+
+  /* CUDA output needs CUDA input. */
+  caps = query_caps (e, "sink", "video/x-raw(memory:CUDAMemory),format=NV12,"
+      "width=64,height=48");
+  s = gst_caps_to_string (caps);
+  fail_unless (gst_caps_get_size (caps) == 1 && gst_caps_features_contains
+      (gst_caps_get_features (caps, 0),
+          CUDA_MEMORY), "%s", s);
+  g_free (s);
+  gst_caps_unref (caps);
+
+  gst_element_set_state (e, GST_STATE_NULL);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* Runs everywhere: the CPU backend never negotiates CUDA memory. */
+GST_START_TEST (test_backend_cpu_never_offers_cuda_memory)
+{
+  const gchar *names[] = { "cudaedge", "cudaupscale" };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (names); i++) {
+    GstElement *e = gst_element_factory_make (names[i], NULL);
+    GstCaps *caps;
+
+    fail_unless (e != NULL, "%s not found; is GST_PLUGIN_PATH set?",
+        names[i]);
+    g_object_set (e, "backend", 2 /* cpu */ , NULL);
+    fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
+        GST_STATE_CHANGE_SUCCESS);
+    caps = query_caps (e, "src", "video/x-raw(memory:CUDAMemory),"
+        "format=RGBA,width=64,height=48");
+    fail_unless (gst_caps_is_empty (caps), "%s offers %" GST_PTR_FORMAT,
+        names[i], caps);
+    gst_caps_unref (caps);
+    caps = query_caps (e, "sink", "video/x-raw,format=RGBA,width=128,"
+        "height=96");
+    fail_unless (!gst_caps_is_empty (caps));
+    fail_if (gst_caps_features_contains (gst_caps_get_features (caps, 0),
+            CUDA_MEMORY));
+    gst_caps_unref (caps);
+    gst_element_set_state (e, GST_STATE_NULL);
+    gst_object_unref (e);
+  }
+}
+
+GST_END_TEST;
+
+static Suite *
+cuda_memory_suite (void)
+{
+  Suite *s = suite_create ("cuda-memory");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 600);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_backend_cpu_never_offers_cuda_memory);
+  tcase_add_test (tc, test_negotiation_both_ways_on_cuda);
+  tcase_add_test (tc, test_one_cuda_context_for_the_pipeline);
+  tcase_add_test (tc, test_every_cuda_format_to_gray8_matches_reference);
+  tcase_add_test (tc, test_cuda_memory_output_nv12_and_i420);
+  tcase_add_test (tc, test_frames_in_flight_on_cuda_memory_match_reference);
+  tcase_add_test (tc, test_upscale_in_cuda_memory_matches_reference);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  Suite *s;
+  SRunner *sr;
+  int failed;
+
+  gst_check_init (&argc, &argv);
+  s = cuda_memory_suite ();
+  sr = srunner_create (s);
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+
+  if (gpu_missing ()) {
+    g_print ("************************************************************\n"
+        "SKIP: %u GPU cases of the CUDA-memory suite NOT run: %s\n"
+        "************************************************************\n",
+        n_skipped, gpu_missing ());
+  }
+  if (failed)
+    return 1;
+  return gpu_missing ()? 77 : 0;
+}
