@@ -51,6 +51,7 @@ typedef struct
   GMutex lock;
   GstCeContext *ctx;            /* NULL: running on the CPU */
   GstClockTime latency;         /* added while frames are in flight */
+  gboolean started;
 
   /* Streaming state. */
   GstCeBackend requested;

@@ -314,6 +314,9 @@ gst_ce_base_filter_start (GstBaseTransform * trans)
       ctx ? gst_ce_context_get_device_name (ctx) : "cpu");
   gst_ce_bands_free (priv->bands);
   priv->bands = gst_ce_bands_new (n_threads);
+  g_mutex_lock (&priv->lock);
+  priv->started = TRUE;
+  g_mutex_unlock (&priv->lock);
 
 #ifdef GST_CE_TEST_HOOKS
   priv->corrupt_frame = gst_ce_base_filter_read_hook (self, "CORRUPT_FRAME");
@@ -377,6 +380,9 @@ gst_ce_base_filter_stop (GstBaseTransform * trans)
 #endif
   gst_ce_base_filter_set_context (self, NULL);
   g_clear_pointer (&priv->bands, gst_ce_bands_free);
+  g_mutex_lock (&priv->lock);
+  priv->started = FALSE;
+  g_mutex_unlock (&priv->lock);
   gst_ce_check_buffer_clear (&priv->reference);
   return TRUE;
 }
@@ -685,10 +691,17 @@ gst_ce_base_filter_can_use_cuda_memory (G_GNUC_UNUSED GstCeBaseFilter * self)
 {
 #ifdef HAVE_GST_CUDA
   GstCeBaseFilterPrivate *priv = GET_PRIV (self);
-  gboolean ret;
+  GstCeBackend backend;
+  gboolean started, ret;
 
+  /* Before start (pads linked in NULL, caps queries in READY) the
+   * backend property decides; once started, whether CUDA runs. */
+  GST_OBJECT_LOCK (self);
+  backend = priv->backend;
+  GST_OBJECT_UNLOCK (self);
   g_mutex_lock (&priv->lock);
-  ret = priv->ctx != NULL;
+  started = priv->started;
+  ret = started ? priv->ctx != NULL : backend != GST_CE_BACKEND_CPU;
   g_mutex_unlock (&priv->lock);
   return ret;
 #else
