@@ -59,7 +59,15 @@ typedef struct
   GstCeBands *bands;
   GstCeCheckBuffer reference;
   GstCeInFlight in_flight;
-  gint64 corrupt_frame;         /* test hook, -1 when unset */
+  gint64 corrupt_frame;
+
+  /* QoS while frames are in flight (gstceqos.c): the earliest running
+   * time and proportion under the object lock, the rest streaming. */
+  GstClockTime qos_earliest;
+  gdouble qos_proportion;
+  guint64 qos_processed;
+  guint64 qos_dropped;
+  gboolean discont_pending;         /* test hook, -1 when unset */
 
   GstCeStats stats;
 
@@ -103,8 +111,20 @@ ce_status gst_ce_base_filter_run_cpu (GstCeBaseFilter * self,
     const GstVideoFrame * in, gconstpointer params, guint8 * dst,
     gsize dst_stride);
 
+/* gstceqos.c: QoS while frames are in flight */
+void gst_ce_qos_reset (GstCeBaseFilter * self);
+void gst_ce_qos_reset_stats (GstCeBaseFilter * self);
+gboolean gst_ce_qos_src_event (GstCeBaseFilter * self, GstEvent * event);
+GstFlowReturn gst_ce_base_filter_submit_input_buffer (GstBaseTransform *
+    trans, gboolean is_discont, GstBuffer * inbuf);
+/* Counts an output and marks it DISCONT when @discont. */
+void gst_ce_qos_output (GstCeBaseFilter * self, GstBuffer ** outbuf,
+    gboolean discont);
+
 #ifdef HAVE_GST_CUDA
-/* gstcecudamemory.c: the frame path on GStreamer CUDA memory */
+/* gstcecudamemory.c: GStreamer CUDA memory */
+void gst_ce_cuda_memory_set_element_context (GstElement * element,
+    GstContext * context);
 gboolean gst_ce_cuda_memory_set_caps (GstCeBaseFilter * self,
     GstCaps * incaps, GstCaps * outcaps);
 void gst_ce_cuda_memory_stop (GstCeBaseFilter * self);

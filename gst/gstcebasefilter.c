@@ -309,6 +309,7 @@ gst_ce_base_filter_start (GstBaseTransform * trans)
 
   priv->requested = backend;
   priv->frame_count = 0;
+  gst_ce_qos_reset_stats (self);
   gst_ce_base_filter_set_context (self, ctx);
   gst_ce_stats_reset (&priv->stats, ctx ? "cuda" : "cpu",
       ctx ? gst_ce_context_get_device_name (ctx) : "cpu");
@@ -480,6 +481,7 @@ gst_ce_base_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
       return ret;
     case GST_EVENT_FLUSH_STOP:
       gst_ce_in_flight_discard (&priv->in_flight);
+      gst_ce_qos_reset (self);
       break;
     default:
       /* Outputs of earlier buffers go before the event, in order. */
@@ -488,6 +490,15 @@ gst_ce_base_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
       break;
   }
   return parent->sink_event (trans, event);
+}
+
+static gboolean
+gst_ce_base_filter_src_event (GstBaseTransform * trans, GstEvent * event)
+{
+  if (gst_ce_qos_src_event (GST_CE_BASE_FILTER (trans), event))
+    return TRUE;
+  return GST_BASE_TRANSFORM_CLASS (gst_ce_base_filter_parent_class)->src_event
+      (trans, event);
 }
 
 static gboolean
@@ -570,13 +581,7 @@ gst_ce_base_filter_propose_allocation (GstBaseTransform * trans,
 {
   GstCeBaseFilter *self = GST_CE_BASE_FILTER (trans);
   GstCeContext *ctx;
-  GstAllocator *allocator;
-  GstBufferPool *pool = NULL;
-  GstAllocationParams params;
-  GstVideoInfo info;
-  GstCaps *caps;
-  gboolean need_pool;
-  guint held;
+  gboolean ret = FALSE;
 
 #ifdef HAVE_GST_CUDA
   if (GET_PRIV (self)->in_cuda)
@@ -584,38 +589,17 @@ gst_ce_base_filter_propose_allocation (GstBaseTransform * trans,
         gst_ce_base_filter_frames_held (self));
 #endif
 
-  gst_query_parse_allocation (query, &caps, &need_pool);
-  ctx = gst_ce_base_filter_get_context (self);
-  if (!ctx || !caps || !gst_video_info_from_caps (&info, caps))
-    goto system_memory;
-
   /* The element keeps the inputs of the frames in flight. */
-  held = gst_ce_base_filter_frames_held (self);
-  allocator = gst_ce_pinned_allocator_new (ctx);
-  if (need_pool) {
-    pool = gst_ce_pinned_pool_new (allocator, caps, held, 0);
-    if (!pool) {
-      gst_object_unref (allocator);
-      goto system_memory;
-    }
-  }
-
-  gst_allocation_params_init (&params);
-  gst_query_add_allocation_param (query, allocator, &params);
-  if (pool) {
-    gst_query_add_allocation_pool (query, pool, info.size, held, 0);
-    gst_object_unref (pool);
-  }
-  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
-  gst_object_unref (allocator);
-  gst_ce_context_unref (ctx);
-
-  GST_DEBUG_OBJECT (self, "proposed a pinned-memory pool upstream");
-  return TRUE;
-
-system_memory:
-  if (ctx)
+  ctx = gst_ce_base_filter_get_context (self);
+  if (ctx) {
+    ret = gst_ce_pinned_propose_allocation (ctx, query,
+        gst_ce_base_filter_frames_held (self));
     gst_ce_context_unref (ctx);
+  }
+  if (ret) {
+    GST_DEBUG_OBJECT (self, "proposed a pinned-memory pool upstream");
+    return TRUE;
+  }
   return GST_BASE_TRANSFORM_CLASS (gst_ce_base_filter_parent_class)
       ->propose_allocation (trans, decide_query, query);
 }
@@ -627,12 +611,7 @@ gst_ce_base_filter_decide_allocation (GstBaseTransform * trans,
 {
   GstCeBaseFilter *self = GST_CE_BASE_FILTER (trans);
   GstCeContext *ctx;
-  GstAllocator *allocator;
-  GstBufferPool *pool;
-  GstAllocationParams params;
-  GstVideoInfo info;
-  GstCaps *caps;
-  guint min = 0, max = 0, size = 0, held;
+  gboolean ret = FALSE;
 
 #ifdef HAVE_GST_CUDA
   if (GET_PRIV (self)->out_cuda)
@@ -640,48 +619,18 @@ gst_ce_base_filter_decide_allocation (GstBaseTransform * trans,
         gst_ce_base_filter_frames_held (self));
 #endif
 
-  gst_query_parse_allocation (query, &caps, NULL);
-  ctx = gst_ce_base_filter_get_context (self);
-  if (!ctx || !caps || !gst_video_info_from_caps (&info, caps))
-    goto system_memory;
-
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_parse_nth_allocation_pool (query, 0, NULL, &size, &min, &max);
-
   /* The element keeps the outputs of the frames in flight besides what
    * downstream needs. */
-  held = gst_ce_base_filter_frames_held (self);
-  min += held;
-  if (max != 0)
-    max += held;
-
-  allocator = gst_ce_pinned_allocator_new (ctx);
-  pool = gst_ce_pinned_pool_new (allocator, caps, min, max);
-  if (!pool) {
-    gst_object_unref (allocator);
-    goto system_memory;
-  }
-
-  gst_allocation_params_init (&params);
-  if (gst_query_get_n_allocation_params (query) > 0)
-    gst_query_set_nth_allocation_param (query, 0, allocator, &params);
-  else
-    gst_query_add_allocation_param (query, allocator, &params);
-  if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_set_nth_allocation_pool (query, 0, pool, info.size, min, max);
-  else
-    gst_query_add_allocation_pool (query, pool, info.size, min, max);
-
-  gst_object_unref (pool);
-  gst_object_unref (allocator);
-  gst_ce_context_unref (ctx);
-  GST_DEBUG_OBJECT (self, "output buffers come from pinned memory (min %u, "
-      "max %u)", min, max);
-  return TRUE;
-
-system_memory:
-  if (ctx)
+  ctx = gst_ce_base_filter_get_context (self);
+  if (ctx) {
+    ret = gst_ce_pinned_decide_allocation (ctx, query,
+        gst_ce_base_filter_frames_held (self));
     gst_ce_context_unref (ctx);
+  }
+  if (ret) {
+    GST_DEBUG_OBJECT (self, "output buffers come from pinned memory");
+    return TRUE;
+  }
   return GST_BASE_TRANSFORM_CLASS (gst_ce_base_filter_parent_class)
       ->decide_allocation (trans, query);
 }
@@ -709,38 +658,6 @@ gst_ce_base_filter_can_use_cuda_memory (G_GNUC_UNUSED GstCeBaseFilter * self)
 #endif
 }
 
-#ifdef HAVE_GST_CUDA
-/* A CUDA context from the application or a neighbour. */
-static void
-gst_ce_base_filter_set_element_context (GstElement * element,
-    GstContext * context)
-{
-  GstCeBaseFilterPrivate *priv = GET_PRIV (GST_CE_BASE_FILTER (element));
-  GstCudaContext *gst_ctx;
-  gint device_id;
-
-  GST_OBJECT_LOCK (element);
-  device_id = priv->device_id;
-  GST_OBJECT_UNLOCK (element);
-
-  g_mutex_lock (&priv->lock);
-  gst_ctx = priv->gst_ctx;
-  priv->gst_ctx = NULL;
-  g_mutex_unlock (&priv->lock);
-
-  gst_cuda_handle_set_context (element, context, device_id, &gst_ctx);
-
-  g_mutex_lock (&priv->lock);
-  if (priv->gst_ctx == NULL)
-    priv->gst_ctx = gst_ctx;
-  else
-    gst_clear_object (&gst_ctx);
-  g_mutex_unlock (&priv->lock);
-
-  GST_ELEMENT_CLASS (gst_ce_base_filter_parent_class)->set_context (element,
-      context);
-}
-#endif
 
 /* Controlled properties follow the stream time of each input. */
 static void
@@ -770,7 +687,7 @@ gst_ce_base_filter_class_init (GstCeBaseFilterClass * klass)
 #ifdef HAVE_GST_CUDA
   gst_cuda_memory_init_once ();
   GST_ELEMENT_CLASS (klass)->set_context =
-      GST_DEBUG_FUNCPTR (gst_ce_base_filter_set_element_context);
+      GST_DEBUG_FUNCPTR (gst_ce_cuda_memory_set_element_context);
 #endif
 
   gobject_class->set_property = gst_ce_base_filter_set_property;
@@ -836,6 +753,9 @@ gst_ce_base_filter_class_init (GstCeBaseFilterClass * klass)
   trans_class->generate_output =
       GST_DEBUG_FUNCPTR (gst_ce_base_filter_generate_output);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_ce_base_filter_sink_event);
+  trans_class->src_event = GST_DEBUG_FUNCPTR (gst_ce_base_filter_src_event);
+  trans_class->submit_input_buffer =
+      GST_DEBUG_FUNCPTR (gst_ce_base_filter_submit_input_buffer);
   trans_class->query = GST_DEBUG_FUNCPTR (gst_ce_base_filter_query);
   /* The output is never the input. */
   trans_class->passthrough_on_same_caps = FALSE;

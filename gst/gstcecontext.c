@@ -328,3 +328,82 @@ gst_ce_pinned_pool_new (GstAllocator * allocator, GstCaps * caps,
   }
   return pool;
 }
+
+gboolean
+gst_ce_pinned_propose_allocation (GstCeContext * ctx, GstQuery * query,
+    guint held)
+{
+  GstAllocator *allocator;
+  GstBufferPool *pool = NULL;
+  GstAllocationParams params;
+  GstVideoInfo info;
+  GstCaps *caps;
+  gboolean need_pool;
+
+  gst_query_parse_allocation (query, &caps, &need_pool);
+  if (!caps || !gst_video_info_from_caps (&info, caps))
+    return FALSE;
+
+  allocator = gst_ce_pinned_allocator_new (ctx);
+  if (need_pool) {
+    pool = gst_ce_pinned_pool_new (allocator, caps, held, 0);
+    if (!pool) {
+      gst_object_unref (allocator);
+      return FALSE;
+    }
+  }
+
+  gst_allocation_params_init (&params);
+  gst_query_add_allocation_param (query, allocator, &params);
+  if (pool) {
+    gst_query_add_allocation_pool (query, pool, info.size, held, 0);
+    gst_object_unref (pool);
+  }
+  gst_query_add_allocation_meta (query, GST_VIDEO_META_API_TYPE, NULL);
+  gst_object_unref (allocator);
+  return TRUE;
+}
+
+gboolean
+gst_ce_pinned_decide_allocation (GstCeContext * ctx, GstQuery * query,
+    guint held)
+{
+  GstAllocator *allocator;
+  GstBufferPool *pool;
+  GstAllocationParams params;
+  GstVideoInfo info;
+  GstCaps *caps;
+  guint min = 0, max = 0, size = 0;
+
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps || !gst_video_info_from_caps (&info, caps))
+    return FALSE;
+
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_parse_nth_allocation_pool (query, 0, NULL, &size, &min, &max);
+  min += held;
+  if (max != 0)
+    max += held;
+
+  allocator = gst_ce_pinned_allocator_new (ctx);
+  pool = gst_ce_pinned_pool_new (allocator, caps, min, max);
+  if (!pool) {
+    gst_object_unref (allocator);
+    return FALSE;
+  }
+
+  gst_allocation_params_init (&params);
+  if (gst_query_get_n_allocation_params (query) > 0)
+    gst_query_set_nth_allocation_param (query, 0, allocator, &params);
+  else
+    gst_query_add_allocation_param (query, allocator, &params);
+  if (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_set_nth_allocation_pool (query, 0, pool, info.size, min, max);
+  else
+    gst_query_add_allocation_pool (query, pool, info.size, min, max);
+
+  GST_DEBUG ("pinned output pool: %u - %u buffers", min, max);
+  gst_object_unref (pool);
+  gst_object_unref (allocator);
+  return TRUE;
+}

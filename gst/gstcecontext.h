@@ -57,6 +57,15 @@ gboolean gst_ce_is_pinned_memory (GstMemory * mem);
 GstBufferPool *gst_ce_pinned_pool_new (GstAllocator * allocator,
     GstCaps * caps, guint min_buffers, guint max_buffers);
 
+/* GstBaseTransform::propose_allocation / ::decide_allocation with pinned
+ * memory of @ctx; pools get @held buffers more than their minimum (and
+ * maximum, when bounded) for the frames the element keeps in flight.
+ * FALSE without touching @query when its caps are not video. */
+gboolean gst_ce_pinned_propose_allocation (GstCeContext * ctx,
+    GstQuery * query, guint held);
+gboolean gst_ce_pinned_decide_allocation (GstCeContext * ctx,
+    GstQuery * query, guint held);
+
 G_END_DECLS
 
 #endif /* __GST_CE_CONTEXT_H__ */

@@ -82,6 +82,37 @@ gst_ce_cuda_pool_is_of (GstBufferPool * pool, GstCudaContext * ctx)
       && GST_CUDA_BUFFER_POOL (pool)->context == ctx;
 }
 
+/* A CUDA context from the application or a neighbour. */
+void
+gst_ce_cuda_memory_set_element_context (GstElement * element,
+    GstContext * context)
+{
+  GstCeBaseFilterPrivate *priv = GET_PRIV (GST_CE_BASE_FILTER (element));
+  GstCudaContext *gst_ctx;
+  gint device_id;
+
+  GST_OBJECT_LOCK (element);
+  device_id = priv->device_id;
+  GST_OBJECT_UNLOCK (element);
+
+  g_mutex_lock (&priv->lock);
+  gst_ctx = priv->gst_ctx;
+  priv->gst_ctx = NULL;
+  g_mutex_unlock (&priv->lock);
+
+  gst_cuda_handle_set_context (element, context, device_id, &gst_ctx);
+
+  g_mutex_lock (&priv->lock);
+  if (priv->gst_ctx == NULL)
+    priv->gst_ctx = gst_ctx;
+  else
+    gst_clear_object (&gst_ctx);
+  g_mutex_unlock (&priv->lock);
+
+  GST_ELEMENT_CLASS (g_type_class_peek (GST_TYPE_VIDEO_FILTER))->set_context (element,
+      context);
+}
+
 /* ---- the base class's frame path on CUDA memory ---- */
 
 /* A new reference on GStreamer's CUDA context, or NULL. */

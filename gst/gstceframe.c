@@ -539,6 +539,7 @@ gst_ce_base_filter_finish_oldest (GstCeBaseFilter * self, GstBuffer ** outbuf)
   GstCeBaseFilterPrivate *priv = GET_PRIV (self);
   ce_timing timing = { 0.0, 0.0, 0.0 };
   GstCeFrameCheck check;
+  gboolean discont;
   GstFlowReturn ret;
   ce_status status;
   GstCeJob *job;
@@ -558,8 +559,11 @@ gst_ce_base_filter_finish_oldest (GstCeBaseFilter * self, GstBuffer ** outbuf)
     ret = gst_ce_cuda_memory_complete (self, job->frame, job->inbuf,
         job->outbuf, job->params, job->check, job->check_fail, status,
         &timing);
+    discont = job->discont;
     *outbuf = gst_ce_job_free (job);
-    if (ret != GST_FLOW_OK)
+    if (ret == GST_FLOW_OK)
+      gst_ce_qos_output (self, outbuf, discont);
+    else
       gst_ce_in_flight_discard (&priv->in_flight);
     return ret;
   }
@@ -570,9 +574,12 @@ gst_ce_base_filter_finish_oldest (GstCeBaseFilter * self, GstBuffer ** outbuf)
       job->params, &check, job->ctx != NULL, status,
       job->slot >= 0 ? "ce_cuda_frame_wait" : "submitting the frame",
       &timing);
+  discont = job->discont;
   *outbuf = gst_ce_job_free (job);
 
-  if (ret != GST_FLOW_OK)
+  if (ret == GST_FLOW_OK)
+    gst_ce_qos_output (self, outbuf, discont);
+  else
     gst_ce_in_flight_discard (&priv->in_flight);
   return ret;
 }
@@ -650,6 +657,8 @@ gst_ce_base_filter_submit_queued (GstCeBaseFilter * self)
   gst_ce_base_filter_snapshot (self, job->frame, &check, job->params);
   job->check = check.check;
   job->check_fail = check.check_fail;
+  job->discont = priv->discont_pending;
+  priv->discont_pending = FALSE;
 
 #ifdef HAVE_GST_CUDA
   if (priv->in_cuda) {

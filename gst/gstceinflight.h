@@ -40,6 +40,7 @@ typedef struct
   ce_status status;             /* of the submission */
   gboolean check;               /* compared with the CPU when done */
   gint check_fail;              /* a GstCeCheckFail */
+  gboolean discont;             /* first output after a dropped frame */
   gboolean device;              /* on GStreamer CUDA memory: waited for
                                  * with the queue's device_wait */
   gpointer params;

@@ -1,0 +1,140 @@
+/* gst-cudaedge: QoS while frames are in flight
+ *
+ * Copyright (C) 2026 The gst-cudaedge authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ */
+
+
+/* With a frame in flight, an output leaves one input late, so
+ * GstBaseTransform's QoS would put the DISCONT of a dropped frame on the
+ * output of the frame before it, and could not count the outputs pushed
+ * when frames in flight are drained.  While frames are in flight the base
+ * class therefore keeps QoS itself: it takes the QOS events, drops late
+ * inputs, marks the first output after a drop DISCONT and counts every
+ * output.  Without frames in flight GstBaseTransform's QoS runs as usual. */
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include "gstcebasefilter-private.h"
+
+GST_DEBUG_CATEGORY_EXTERN (gst_ce_base_filter_debug);
+#define GST_CAT_DEFAULT gst_ce_base_filter_debug
+
+void
+gst_ce_qos_reset (GstCeBaseFilter * self)
+{
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+
+  GST_OBJECT_LOCK (self);
+  priv->qos_earliest = GST_CLOCK_TIME_NONE;
+  priv->qos_proportion = 1.0;
+  GST_OBJECT_UNLOCK (self);
+  priv->discont_pending = FALSE;
+}
+
+void
+gst_ce_qos_reset_stats (GstCeBaseFilter * self)
+{
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+
+  gst_ce_qos_reset (self);
+  priv->qos_processed = priv->qos_dropped = 0;
+}
+
+gboolean
+gst_ce_qos_src_event (GstCeBaseFilter * self, GstEvent * event)
+{
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+  GstClockTimeDiff diff;
+  GstClockTime timestamp;
+  gdouble proportion;
+  GstQOSType type;
+
+  if (GST_EVENT_TYPE (event) != GST_EVENT_QOS
+      || !gst_ce_base_filter_is_pipelined (self))
+    return FALSE;
+
+  gst_event_parse_qos (event, &type, &proportion, &diff, &timestamp);
+  GST_OBJECT_LOCK (self);
+  priv->qos_proportion = proportion;
+  if (GST_CLOCK_TIME_IS_VALID (timestamp))
+    priv->qos_earliest = diff > 0 || (GstClockTime) - diff <= timestamp
+        ? timestamp + diff : 0;
+  GST_OBJECT_UNLOCK (self);
+
+  /* Not to GstBaseTransform, whose QoS would drop again. */
+  gst_pad_push_event (GST_BASE_TRANSFORM_SINK_PAD (self), event);
+  return TRUE;
+}
+
+/* GstBaseTransform::submit_input_buffer. */
+GstFlowReturn
+gst_ce_base_filter_submit_input_buffer (GstBaseTransform * trans,
+    gboolean is_discont, GstBuffer * inbuf)
+{
+  GstCeBaseFilter *self = GST_CE_BASE_FILTER (trans);
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+  GstClockTime running_time, earliest;
+  gdouble proportion;
+
+  if (!gst_ce_base_filter_is_pipelined (self)
+      || !gst_base_transform_is_qos_enabled (trans)
+      || trans->segment.format != GST_FORMAT_TIME)
+    goto chain_up;
+
+  running_time = gst_segment_to_running_time (&trans->segment,
+      GST_FORMAT_TIME, GST_BUFFER_PTS (inbuf));
+  GST_OBJECT_LOCK (self);
+  earliest = priv->qos_earliest;
+  proportion = priv->qos_proportion;
+  GST_OBJECT_UNLOCK (self);
+
+  if (GST_CLOCK_TIME_IS_VALID (running_time)
+      && GST_CLOCK_TIME_IS_VALID (earliest) && running_time <= earliest) {
+    GstMessage *msg;
+
+    priv->qos_dropped++;
+    priv->discont_pending = TRUE;
+    GST_DEBUG_OBJECT (self, "dropping late frame %" GST_TIME_FORMAT
+        " (earliest %" GST_TIME_FORMAT ")", GST_TIME_ARGS (running_time),
+        GST_TIME_ARGS (earliest));
+    msg = gst_message_new_qos (GST_OBJECT_CAST (self), FALSE, running_time,
+        gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
+            GST_BUFFER_PTS (inbuf)), GST_BUFFER_PTS (inbuf),
+        GST_BUFFER_DURATION (inbuf));
+    gst_message_set_qos_values (msg, GST_CLOCK_DIFF (running_time, earliest),
+        proportion, 1000000);
+    gst_message_set_qos_stats (msg, GST_FORMAT_BUFFERS, priv->qos_processed,
+        priv->qos_dropped);
+    gst_element_post_message (GST_ELEMENT_CAST (self), msg);
+    gst_buffer_unref (inbuf);
+    return GST_BASE_TRANSFORM_FLOW_DROPPED;
+  }
+
+chain_up:
+  return GST_BASE_TRANSFORM_CLASS (g_type_class_peek (GST_TYPE_VIDEO_FILTER))
+      ->submit_input_buffer (trans, is_discont, inbuf);
+}
+
+void
+gst_ce_qos_output (GstCeBaseFilter * self, GstBuffer ** outbuf,
+    gboolean discont)
+{
+  GET_PRIV (self)->qos_processed++;
+  if (discont && !GST_BUFFER_IS_DISCONT (*outbuf)) {
+    *outbuf = gst_buffer_make_writable (*outbuf);
+    GST_BUFFER_FLAG_SET (*outbuf, GST_BUFFER_FLAG_DISCONT);
+  }
+}
