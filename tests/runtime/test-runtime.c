@@ -1,0 +1,308 @@
+/* gst-cudaedge: the element runtime with frames in flight (GstHarness)
+ *
+ * Copyright (C) 2026 The gst-cudaedge authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Frames stay in flight only on the CUDA backend with a known frame rate,
+ * so these cases need a GPU and report SKIP loudly without one:
+ *  - a bounded downstream pool (max 2) does not block the element, which
+ *    adds the frame it keeps in flight to the pool's minimum and maximum;
+ *  - after a CUDA failure under backend=auto, the element asks for new
+ *    pools on both sides, buffers allocated afterwards are not pinned, and
+ *    no frame is lost (test builds only: it needs the failure hook);
+ *  - a late frame dropped by QoS puts DISCONT on the next output, not on
+ *    the previous one, and the QoS message counts every output.
+ */
+
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include "cudaedge-core.h"
+
+#define W 64
+#define H 48
+#define CAPS "video/x-raw,format=GRAY8,width=64,height=48,framerate=30/1"
+#define FRAME (GST_SECOND / 30)
+
+static guint n_skipped = 0;
+
+static gboolean
+no_gpu (const gchar * test)
+{
+  int count = 0;
+
+  if (ce_cuda_device_count (&count) == CE_STATUS_OK && count > 0)
+    return FALSE;
+  g_print ("SKIP %s: no CUDA device (%s)\n", test, ce_last_error ());
+  n_skipped++;
+  return TRUE;
+}
+
+static GstBuffer *
+frame (guint i)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, W * H, NULL);
+
+  gst_buffer_memset (buf, 0, (guint8) (i * 37), W * H);
+  GST_BUFFER_PTS (buf) = i * FRAME;
+  GST_BUFFER_DURATION (buf) = FRAME;
+  return buf;
+}
+
+static GstHarness *
+new_harness (const gchar * backend)
+{
+  GstHarness *h = gst_harness_new ("cudaedge");
+
+  fail_unless (h != NULL && h->element != NULL,
+      "cudaedge not found; is GST_PLUGIN_PATH set?");
+  g_object_set (h->element, "backend", backend[0] == 'c' ? 1 : 0, NULL);
+  gst_harness_set_src_caps_str (h, CAPS);
+  return h;
+}
+
+/* ---- bounded downstream pool ---- */
+
+static GstPadQueryFunction harness_query;
+
+/* Downstream answers ALLOCATION with a pool of at most 2 buffers. */
+static gboolean
+bounded_pool_query (GstPad * pad, GstObject * parent, GstQuery * query)
+{
+  if (GST_QUERY_TYPE (query) == GST_QUERY_ALLOCATION) {
+    GstCaps *caps;
+    GstVideoInfo info;
+
+    gst_query_parse_allocation (query, &caps, NULL);
+    if (caps && gst_video_info_from_caps (&info, caps)) {
+      gst_query_add_allocation_pool (query, NULL, info.size, 0, 2);
+      return TRUE;
+    }
+  }
+  return harness_query (pad, parent, query);
+}
+
+typedef struct
+{
+  GstHarness *h;
+  guint n;
+  GstFlowReturn ret;
+  gboolean done;
+  GMutex lock;
+  GCond cond;
+} Pusher;
+
+/* Pushes n frames, keeping the last output (as a sink that shows it). */
+static gpointer
+push_keeping_last (gpointer data)
+{
+  Pusher *p = data;
+  GstBuffer *last = NULL;
+  guint i;
+
+  for (i = 0; i < p->n && p->ret == GST_FLOW_OK; i++) {
+    GstBuffer *out;
+
+    p->ret = gst_harness_push (p->h, frame (i));
+    while ((out = gst_harness_try_pull (p->h)) != NULL) {
+      gst_clear_buffer (&last);
+      last = out;
+    }
+  }
+  gst_clear_buffer (&last);
+  g_mutex_lock (&p->lock);
+  p->done = TRUE;
+  g_cond_signal (&p->cond);
+  g_mutex_unlock (&p->lock);
+  return NULL;
+}
+
+GST_START_TEST (test_bounded_downstream_pool_does_not_block)
+{
+  Pusher p = { 0 };
+  gint64 deadline = g_get_monotonic_time () + 20 * G_TIME_SPAN_SECOND;
+  GThread *thread;
+
+  if (no_gpu (__FUNCTION__))
+    return;
+  p.n = 20;
+  p.ret = GST_FLOW_OK;
+  p.h = new_harness ("cuda");
+  harness_query = GST_PAD_QUERYFUNC (p.h->sinkpad);
+  gst_pad_set_query_function (p.h->sinkpad, bounded_pool_query);
+  g_mutex_init (&p.lock);
+  g_cond_init (&p.cond);
+
+  thread = g_thread_new ("pusher", push_keeping_last, &p);
+  g_mutex_lock (&p.lock);
+  while (!p.done && g_cond_wait_until (&p.cond, &p.lock, deadline));
+  g_mutex_unlock (&p.lock);
+  /* Blocked in prepare_output_buffer: the pool is too small. */
+  fail_unless (p.done, "the element blocked with a downstream pool of 2");
+  g_thread_join (thread);
+  fail_unless_equals_int (p.ret, GST_FLOW_OK);
+
+  g_mutex_clear (&p.lock);
+  g_cond_clear (&p.cond);
+  gst_harness_teardown (p.h);
+}
+
+GST_END_TEST;
+
+/* ---- pinned pools after a fall-back ---- */
+
+#ifdef CE_TEST_HOOKS
+static gboolean
+is_pinned (GstBuffer * buf)
+{
+  GstMemory *mem = gst_buffer_peek_memory (buf, 0);
+
+  return mem->allocator && g_str_equal (mem->allocator->mem_type,
+      "CudaEdgePinnedMemory");
+}
+
+GST_START_TEST (test_fallback_asks_for_system_memory_pools)
+{
+  GstHarness *h;
+  GstEvent *ev;
+  gboolean reconfigure = FALSE;
+  guint i, n = 12, pinned_after = 0;
+
+  if (no_gpu (__FUNCTION__))
+    return;
+  g_setenv ("CUDAEDGE_TEST_CUDA_FAIL_FRAME", "3", TRUE);
+  h = new_harness ("auto");
+  gst_harness_play (h);
+  g_unsetenv ("CUDAEDGE_TEST_CUDA_FAIL_FRAME");
+
+  for (i = 0; i < n; i++)
+    fail_unless_equals_int (gst_harness_push (h, frame (i)), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+
+  /* N in, N out, in order; outputs made after the fall-back (frame 3
+   * plus the one in flight with it) come from system memory. */
+  for (i = 0; i < n; i++) {
+    GstBuffer *out = gst_harness_pull (h);
+
+    fail_unless (out != NULL);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * FRAME);
+    if (i >= 6 && is_pinned (out))
+      pinned_after++;
+    gst_buffer_unref (out);
+  }
+  fail_unless_equals_int (pinned_after, 0);
+
+  while ((ev = gst_harness_try_pull_upstream_event (h)) != NULL) {
+    if (GST_EVENT_TYPE (ev) == GST_EVENT_RECONFIGURE)
+      reconfigure = TRUE;
+    gst_event_unref (ev);
+  }
+  fail_unless (reconfigure, "no RECONFIGURE upstream after the fall-back");
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+#endif
+
+/* ---- QoS ---- */
+
+GST_START_TEST (test_qos_drop_marks_the_next_output_discont)
+{
+  GstHarness *h;
+  GstBus *bus;
+  GstMessage *msg;
+  guint i, n = 10, got = 0;
+  guint64 processed = 0, dropped = 0;
+  GstFormat format;
+
+  if (no_gpu (__FUNCTION__))
+    return;
+  h = new_harness ("cuda");
+  bus = gst_bus_new ();
+  gst_element_set_bus (h->element, bus);
+
+  /* Frames 0-3 pass; a slow sink then says everything up to frame 6 is
+   * late: 4, 5 and 6 are dropped; 7-9 pass. */
+  for (i = 0; i < 4; i++)
+    fail_unless_equals_int (gst_harness_push (h, frame (i)), GST_FLOW_OK);
+  fail_unless (gst_harness_push_upstream_event (h,
+          gst_event_new_qos (GST_QOS_TYPE_UNDERFLOW, 2.0, 3 * FRAME,
+              3 * FRAME)));
+  for (; i < n; i++)
+    fail_unless_equals_int (gst_harness_push (h, frame (i)), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+
+  for (i = 0; i < n; i++) {
+    GstBuffer *out = gst_harness_try_pull (h);
+    guint index;
+
+    if (!out)
+      break;
+    index = GST_BUFFER_PTS (out) / FRAME;
+    got++;
+    fail_if (index >= 4 && index <= 6, "late frame %u was not dropped",
+        index);
+    if (index == 7)
+      fail_unless (GST_BUFFER_IS_DISCONT (out), "no DISCONT after the gap");
+    else if (index > 0)
+      fail_if (GST_BUFFER_IS_DISCONT (out), "DISCONT on frame %u", index);
+    gst_buffer_unref (out);
+  }
+  fail_unless_equals_int (got, n - 3);
+
+  /* The last QoS message counts the outputs before it. */
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_QOS)) != NULL) {
+    gst_message_parse_qos_stats (msg, &format, &processed, &dropped);
+    gst_message_unref (msg);
+  }
+  fail_unless_equals_uint64 (dropped, 3);
+  /* Frames 0-3 were out (3 of them pushed) before the drops. */
+  fail_unless (processed >= 3, "processed %" G_GUINT64_FORMAT, processed);
+
+  gst_element_set_bus (h->element, NULL);
+  gst_object_unref (bus);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+static Suite *
+runtime_suite (void)
+{
+  Suite *s = suite_create ("runtime");
+  TCase *tc = tcase_create ("general");
+
+  tcase_set_timeout (tc, 120);
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_bounded_downstream_pool_does_not_block);
+#ifdef CE_TEST_HOOKS
+  tcase_add_test (tc, test_fallback_asks_for_system_memory_pools);
+#endif
+  tcase_add_test (tc, test_qos_drop_marks_the_next_output_discont);
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+  SRunner *sr;
+  int failed;
+
+  gst_check_init (&argc, &argv);
+  sr = srunner_create (runtime_suite ());
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  srunner_free (sr);
+#ifndef CE_TEST_HOOKS
+  g_print ("NOTE: the fall-back case needs a build with -Dtest-hooks=true\n");
+#endif
+  if (n_skipped)
+    g_print ("********************************************************\n"
+        "SKIP: %u runtime cases NOT run: they need a GPU\n"
+        "********************************************************\n",
+        n_skipped);
+  if (failed)
+    return 1;
+  return n_skipped ? 77 : 0;
+}
