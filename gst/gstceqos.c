@@ -120,7 +120,17 @@ gst_ce_base_filter_submit_input_buffer (GstBaseTransform * trans,
         priv->qos_dropped);
     gst_element_post_message (GST_ELEMENT_CAST (self), msg);
     gst_buffer_unref (inbuf);
-    return GST_BASE_TRANSFORM_FLOW_DROPPED;
+    /* Not GST_BASE_TRANSFORM_FLOW_DROPPED: GstBaseTransform would mark
+     * the next output it pushes, the frame in flight before this one. */
+    return GST_FLOW_OK;
+  }
+
+  /* Likewise for an input DISCONT: it goes with this frame's job. */
+  if (GST_BUFFER_IS_DISCONT (inbuf)) {
+    priv->discont_pending = TRUE;
+    inbuf = gst_buffer_make_writable (inbuf);
+    GST_BUFFER_FLAG_UNSET (inbuf, GST_BUFFER_FLAG_DISCONT);
+    is_discont = FALSE;
   }
 
 chain_up:

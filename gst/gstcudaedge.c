@@ -595,7 +595,6 @@ gst_cuda_edge_device_submit (G_GNUC_UNUSED GstCeBaseFilter * base,
   const GstCudaEdgeParams *p = params;
   ce_status status;
   ce_frame src;
-  guint plane;
 
   gst_cuda_edge_describe (in, p, &src);
   if (!out_on_device)
@@ -606,14 +605,18 @@ gst_cuda_edge_device_submit (G_GNUC_UNUSED GstCeBaseFilter * base,
   status = ce_cuda_dev_edge_submit (dev, slot, &src, &p->edge,
       GST_VIDEO_FRAME_PLANE_DATA (out, 0),
       GST_VIDEO_FRAME_PLANE_STRIDE (out, 0), NULL, 0);
-  /* Plane p holds component p in NV12 (UV) and I420 (U, V). */
-  for (plane = 1; status == CE_STATUS_OK
-      && plane < GST_VIDEO_FRAME_N_PLANES (out); plane++)
-    status = ce_cuda_dev_fill_submit (dev, slot,
-        GST_VIDEO_FRAME_PLANE_DATA (out, plane),
-        GST_VIDEO_FRAME_PLANE_STRIDE (out, plane),
-        GST_VIDEO_FRAME_PLANE_STRIDE (out, plane),
-        GST_VIDEO_FRAME_COMP_HEIGHT (out, plane), 128);
+  if (status == CE_STATUS_OK) {
+    /* Chroma (and its padding) from the start of plane 1 to the end of
+     * the memory: GstCuda's own plane layout, whatever it pads. */
+    guint8 *base = out->map[0].data;
+    guint8 *chroma = GST_VIDEO_FRAME_PLANE_DATA (out, 1);
+    gsize size = out->map[0].size;
+
+    g_return_val_if_fail (chroma > base && chroma < base + size,
+        CE_STATUS_INVALID_ARGUMENT);
+    status = ce_cuda_dev_fill_submit (dev, slot, chroma, base + size - chroma,
+        base + size - chroma, 1, 128);
+  }
   return status;
 }
 #endif

@@ -20,6 +20,9 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudamemory.h>
+
 #include "cudaedge-core.h"
 
 #define CUDA_MEMORY "memory:CUDAMemory"
@@ -345,34 +348,53 @@ element_cuda_context (GstElement * element)
   return ctx;
 }
 
+static GstPadProbeReturn
+remember_memory_context (G_GNUC_UNUSED GstPad * pad, GstPadProbeInfo * info,
+    gpointer user_data)
+{
+  GstCudaContext **ctx = user_data;
+  GstMemory *mem = gst_buffer_peek_memory (GST_PAD_PROBE_INFO_BUFFER (info),
+      0);
+
+  if (gst_is_cuda_memory (mem) && *ctx == NULL)
+    *ctx = gst_object_ref (((GstCudaMemory *) mem)->context);
+  return GST_PAD_PROBE_OK;
+}
+
 GST_START_TEST (test_one_cuda_context_for_the_pipeline)
 {
   GstHarness *hh;
-  GstElement *up, *edge;
-  GstObject *up_ctx, *edge_ctx;
+  GstElement *edge;
+  GstCudaContext *memory_ctx = NULL;
+  GstObject *edge_ctx;
   GstVideoInfo info;
   GPtrArray *ins, *outs;
+  GstPad *sink;
 
   SKIP_WITHOUT_GPU ();
-  hh = gst_harness_new_parse ("cudaupload name=up ! cudaedge name=edge "
+  hh = gst_harness_new_parse ("cudaupload ! cudaedge name=edge "
       "backend=cuda");
+  edge = gst_bin_get_by_name (GST_BIN (hh->element), "edge");
+  sink = gst_element_get_static_pad (edge, "sink");
+  gst_pad_add_probe (sink, GST_PAD_PROBE_TYPE_BUFFER,
+      remember_memory_context, &memory_ctx, NULL);
   gst_harness_set_src_caps_str (hh,
       "video/x-raw,format=NV12,width=64,height=48,framerate=0/1");
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 64, 48);
   ins = g_ptr_array_new_with_free_func ((GDestroyNotify) gst_buffer_unref);
   outs = push_frames (hh, &info, 1, ins);
 
-  up = gst_bin_get_by_name (GST_BIN (hh->element), "up");
-  edge = gst_bin_get_by_name (GST_BIN (hh->element), "edge");
-  up_ctx = element_cuda_context (up);
+  /* The memory cudaupload made, and the context cudaedge works in and
+   * hands to its neighbours, are one. */
   edge_ctx = element_cuda_context (edge);
-  fail_unless (up_ctx != NULL, "cudaupload has no CUDA context");
+  fail_unless (memory_ctx != NULL, "cudaedge got no CUDA memory");
   fail_unless (edge_ctx != NULL, "cudaedge has no CUDA context");
-  fail_unless (up_ctx == edge_ctx, "two CUDA contexts in one pipeline");
+  fail_unless (GST_OBJECT (memory_ctx) == edge_ctx,
+      "two CUDA contexts in one pipeline");
 
-  gst_object_unref (up_ctx);
+  gst_object_unref (memory_ctx);
   gst_object_unref (edge_ctx);
-  gst_object_unref (up);
+  gst_object_unref (sink);
   gst_object_unref (edge);
   g_ptr_array_unref (outs);
   g_ptr_array_unref (ins);

@@ -16,6 +16,7 @@
 
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
+#include <gst/base/gstbasetransform.h>
 #include <gst/video/video.h>
 
 #include "cudaedge-core.h"
@@ -142,6 +143,24 @@ GST_START_TEST (test_bounded_downstream_pool_does_not_block)
   fail_unless (p.done, "the element blocked with a downstream pool of 2");
   g_thread_join (thread);
   fail_unless_equals_int (p.ret, GST_FLOW_OK);
+
+  /* The frame kept in flight is added to downstream's 0 - 2. */
+  {
+    GstBufferPool *pool =
+        gst_base_transform_get_buffer_pool (GST_BASE_TRANSFORM (p.h->
+            element));
+    GstStructure *config;
+    guint min, max;
+
+    fail_unless (pool != NULL);
+    config = gst_buffer_pool_get_config (pool);
+    fail_unless (gst_buffer_pool_config_get_params (config, NULL, NULL, &min,
+            &max));
+    fail_unless (max == 0 || max >= 3, "output pool of %u - %u buffers", min,
+        max);
+    gst_structure_free (config);
+    gst_object_unref (pool);
+  }
 
   g_mutex_clear (&p.lock);
   g_cond_clear (&p.cond);
