@@ -3,7 +3,7 @@
  * Copyright (C) 2026 The gst-cudaedge authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Gives the same bytes as ce_ref_upscale2x() (SPEC.md section 3), row band
+ * Gives the same bytes as ce_ref_upscale2x() (docs/numerics.md section 2), row band
  * by row band.  With the weights of ce_bilinear(),
  *
  *   (sum p_k w_k + 128) >> 8,  w = (4 - fx)(4 - fy) 16, fx (4 - fy) 16, ...

@@ -3,7 +3,7 @@
  * Copyright (C) 2026 The gst-cudaedge authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Gives the same bytes as ce_ref_edge_frame() (SPEC.md section 2), row band
+ * Gives the same bytes as ce_ref_edge_frame() (docs/numerics.md section 1), row band
  * by row band, without the reference's per-tap border logic:
  *
  *   source row --luma--> padded luma row (W + 4, 2 border columns a side)

@@ -6,7 +6,7 @@
  * Every kernel is static; only the extern "C" launchers of
  * cudaedge-kernels.h are exported.  The numbers come from the helpers of
  * cudaedge-numerics.h, shared with the CPU reference, so that both give the
- * same bytes (SPEC.md sections 2 and 3).  Launchers check their arguments,
+ * same bytes (docs/numerics.md sections 1 and 2).  Launchers check their arguments,
  * enqueue on the given stream and report launch errors; they never allocate
  * and never synchronise.
  */
@@ -996,7 +996,7 @@ ce_launch_sobel_threshold (const uint16_t * d_b, size_t b_pitch, int width,
 }
 
 /* ------------------------------------------------------------------------
- * 7. Bilinear 2x upscale (SPEC section 3).  Thread (a, b) makes the output
+ * 7. Bilinear 2x upscale (docs/numerics.md section 2).  Thread (a, b) makes the output
  * quad of columns 2a+1, 2a+2 and rows 2b+1, 2b+2 (a, b from -1): all four
  * outputs interpolate between source columns xs0 = clamp (a), xs1 = clamp
  * (a+1) and rows ys0 = clamp (b), ys1 = clamp (b+1) (ce_upscale_axis gives

@@ -59,7 +59,7 @@ ce_isqrt64 (int64_t v)
   return r;
 }
 
-/* The output byte for one gradient, exactly as the spec defines it. */
+/* The output byte for one gradient, exactly as docs/numerics.md section 1.5 defines it. */
 CE_HD uint8_t
 ce_edge_value (int32_t gx, int32_t gy, int64_t limit, int scale,
     ce_norm norm, ce_output output)

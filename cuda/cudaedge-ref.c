@@ -3,7 +3,7 @@
  * Copyright (C) 2026 The gst-cudaedge authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Single-threaded and written to be read next to the specification; the
+ * Single-threaded and written to be read next to docs/numerics.md; the
  * GPU kernels must give the same bytes.  Every read outside the frame goes
  * through ce_border_index(), the rule that both sides share.
  */

@@ -3,9 +3,9 @@
  * Copyright (C) 2026 The gst-cudaedge authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Every expected value here is worked out by hand from SPEC.md sections 2
- * and 3 (the derivation is in the comments); nothing is checked by calling
- * the reference against itself.
+ * Every expected value here is worked out by hand from docs/numerics.md,
+ * sections 1 and 2 (the derivation is in the comments); nothing is checked
+ * by calling the reference against itself.
  */
 #include <math.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 /* element-bench: frame rate of the cudaedge / cudaupscale element against
- * the frame rate that the host<->device link allows (SPEC.md section 5).
+ * the frame rate that the host<->device link allows.
  *
  * Copyright (C) 2026 The gst-cudaedge authors
  * SPDX-License-Identifier: LGPL-2.1-or-later

@@ -13,8 +13,8 @@
  * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
  * Library General Public License for more details.
  *
- * Small frames are compared with answers worked out by hand from the
- * specification; everything else with the core's CPU reference
+ * Small frames are compared with answers worked out by hand from
+ * docs/numerics.md; everything else with the core's CPU reference
  * (ce_ref_upscale2x) by memcmp.  The element runs on the backend named by
  * the environment variable CUDAEDGE_TEST_BACKEND ("cpu" by default; the GPU
  * machine runs "cuda").  With "cuda" and no usable device the binary exits
@@ -161,7 +161,7 @@ check_known_answer (const gchar * format, gint width, gint height,
   ce_test_fixture_stop (&f);
 }
 
-/* ---- known answers (SPEC section 3, worked by hand) ----
+/* ---- known answers (docs/numerics.md section 2, worked by hand) ----
  *
  * Along an axis of n input pixels, output index i samples x = i/2 - 1/4
  * clamped to [0, n - 1].  For n = 1 every sample is pixel 0.  For n = 2
