@@ -166,6 +166,10 @@ ce_status ce_ref_edge (const uint8_t * y, size_t y_stride, int width,
 ce_status ce_ref_edge_frame (const ce_frame * src,
     const ce_edge_params * params, uint8_t * dst, size_t dst_stride);
 
+/* The largest input width or height the upscale takes: its output
+ * (twice as large) must still fit an int. */
+#define CE_UPSCALE_MAX_SIZE (1 << 28)
+
 /* Bilinear 2x upscale: bytes_per_pixel 1 (GRAY8) or 4 (any 4-byte packed
  * RGB-family layout; all four bytes filtered alike).  dst is 2W x 2H. */
 ce_status ce_ref_upscale2x (const uint8_t * src, size_t src_stride,

@@ -215,7 +215,7 @@ ce_cpu_upscale2x_rows (const uint8_t * src, size_t src_stride, int width,
   if ((status = ce_check_stride (src_stride,
               (size_t) width * bytes_per_pixel, "src stride")) != CE_STATUS_OK)
     return status;
-  if (width > (1 << 29) || height > (1 << 29)) {
+  if (width > CE_UPSCALE_MAX_SIZE || height > CE_UPSCALE_MAX_SIZE) {
     ce_set_error ("%dx%d is too large to upscale", width, height);
     return CE_STATUS_INVALID_ARGUMENT;
   }

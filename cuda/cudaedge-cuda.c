@@ -104,8 +104,15 @@ ce_cuda_device_count (int *count)
     return ce_check_pointer (count, "count");
   *count = 0;
   err = cudaGetDeviceCount (&n);
+  if (err == cudaErrorInsufficientDriver) {
+    ce_set_error ("no NVIDIA driver is installed, or it is older than this "
+        "build's CUDA %d.%d runtime needs", CUDART_VERSION / 1000,
+        CUDART_VERSION % 1000 / 10);
+    (void) cudaGetLastError ();
+    return CE_STATUS_NO_DEVICE;
+  }
   if (err != cudaSuccess) {
-    ce_set_error ("no CUDA device: %s", cudaGetErrorString (err));
+    ce_set_error ("%s", cudaGetErrorString (err));
     (void) cudaGetLastError ();
     return CE_STATUS_NO_DEVICE;
   }
@@ -117,24 +124,84 @@ ce_cuda_device_count (int *count)
   return CE_STATUS_OK;
 }
 
-/* A device is usable when a runtime context can be created on it. */
+/* ---- the calling thread's current device ----
+ *
+ * Entry points make the context's device current for their own calls and
+ * give the calling thread its device back afterwards: an application that
+ * embeds the elements and uses CUDA itself keeps its current device.  When
+ * the device is already current nothing is switched (so a context the
+ * caller made current stays current). */
+
+static int device_switches_pending;
+
+static ce_status
+device_enter (int device, int *prev)
+{
+  cudaError_t err;
+
+  if (cudaGetDevice (prev) != cudaSuccess) {
+    (void) cudaGetLastError ();
+    *prev = -1;
+  }
+  if (*prev == device)
+    return CE_STATUS_OK;
+  err = cudaSetDevice (device);
+  if (err != cudaSuccess) {
+    ce_set_error ("cudaSetDevice (%d) failed: %s", device,
+        cudaGetErrorString (err));
+    (void) cudaGetLastError ();
+    return CE_STATUS_CUDA_ERROR;
+  }
+  __atomic_add_fetch (&device_switches_pending, 1, __ATOMIC_RELAXED);
+  return CE_STATUS_OK;
+}
+
+static void
+device_leave (int device, int prev)
+{
+  if (prev == device)
+    return;
+  if (prev >= 0 && cudaSetDevice (prev) != cudaSuccess)
+    (void) cudaGetLastError ();
+  __atomic_sub_fetch (&device_switches_pending, 1, __ATOMIC_RELAXED);
+}
+
+int
+ce_cuda_device_switches_pending (void)
+{
+  return __atomic_load_n (&device_switches_pending, __ATOMIC_RELAXED);
+}
+
+/* A device is usable when a runtime context can be created on it and it
+ * runs this build's kernels; when not, ce_last_error () says why. */
 static int
 device_usable (int device)
 {
-  if (cudaSetDevice (device) != cudaSuccess || cudaFree (NULL) != cudaSuccess) {
-    (void) cudaGetLastError ();
+  cudaError_t err;
+  int prev, ok;
+
+  if (device_enter (device, &prev) != CE_STATUS_OK)
     return 0;
+  err = cudaFree (NULL);
+  ok = err == cudaSuccess;
+  if (!ok) {
+    ce_set_error ("%s", cudaGetErrorString (err));
+    (void) cudaGetLastError ();
+  } else {
+    ok = ce_kernels_probe () == CE_STATUS_OK;
   }
-  return 1;
+  device_leave (device, prev);
+  return ok;
 }
+
+static ce_status ctx_create_on_device (int device_id, int n_streams,
+    ce_cuda_ctx ** out);
 
 ce_status
 ce_cuda_ctx_new (int device_id, int n_streams, ce_cuda_ctx ** out)
 {
-  struct cudaDeviceProp prop;
-  ce_cuda_ctx *ctx = NULL;
   ce_status status;
-  int count, i, j;
+  int count, i, prev;
 
   if ((status = ce_check_pointer (out, "ctx")) != CE_STATUS_OK)
     return status;
@@ -153,7 +220,14 @@ ce_cuda_ctx_new (int device_id, int n_streams, ce_cuda_ctx ** out)
   if (device_id == -1) {
     for (i = 0; i < count && !device_usable (i); i++);
     if (i == count) {
-      ce_set_error ("none of the %d CUDA devices is usable", count);
+      char why[256];
+
+      snprintf (why, sizeof why, "%s", ce_last_error ());
+      if (count == 1)
+        ce_set_error ("the CUDA device is not usable: %s", why);
+      else
+        ce_set_error ("none of the %d CUDA devices is usable (the last: %s)",
+            count, why);
       return CE_STATUS_NO_DEVICE;
     }
     device_id = i;
@@ -162,9 +236,28 @@ ce_cuda_ctx_new (int device_id, int n_streams, ce_cuda_ctx ** out)
         count);
     return CE_STATUS_NO_DEVICE;
   } else if (!device_usable (device_id)) {
-    ce_set_error ("CUDA device %d is not usable", device_id);
+    char why[256];
+
+    snprintf (why, sizeof why, "%s", ce_last_error ());
+    ce_set_error ("CUDA device %d is not usable: %s", device_id, why);
     return CE_STATUS_NO_DEVICE;
   }
+
+  if ((status = device_enter (device_id, &prev)) != CE_STATUS_OK)
+    return status;
+  status = ctx_create_on_device (device_id, n_streams, out);
+  device_leave (device_id, prev);
+  return status;
+}
+
+/* The rest of ce_cuda_ctx_new, with @device_id current. */
+static ce_status
+ctx_create_on_device (int device_id, int n_streams, ce_cuda_ctx ** out)
+{
+  struct cudaDeviceProp prop;
+  ce_cuda_ctx *ctx;
+  ce_status status;
+  int i, j;
 
   ctx = calloc (1, sizeof (*ctx));
   if (ctx == NULL) {
@@ -226,11 +319,12 @@ buffer_release (buffer * b, int pinned)
 void
 ce_cuda_ctx_free (ce_cuda_ctx * ctx)
 {
-  int i, j;
+  int i, j, prev;
 
   if (ctx == NULL)
     return;
-  cudaSetDevice (ctx->device);
+  if (device_enter (ctx->device, &prev) != CE_STATUS_OK)
+    prev = ctx->device;         /* nothing to give back */
   for (i = 0; i < ctx->n_streams; i++) {
     cudaStreamSynchronize (ctx->streams[i]);
     cudaStreamDestroy (ctx->streams[i]);
@@ -255,6 +349,7 @@ ce_cuda_ctx_free (ce_cuda_ctx * ctx)
     buffer_release (&sl->h_dst_stage, 1);
   }
   (void) cudaGetLastError ();
+  device_leave (ctx->device, prev);
   free (ctx->streams);
   free (ctx);
 }
@@ -290,16 +385,21 @@ ce_status
 ce_cuda_host_alloc (ce_cuda_ctx * ctx, size_t size, void **ptr)
 {
   ce_status status;
+  int prev;
 
   if ((status = ce_check_pointer (ctx, "ctx")) != CE_STATUS_OK ||
       (status = ce_check_pointer (ptr, "ptr")) != CE_STATUS_OK)
     return status;
   *ptr = NULL;
-  CUDA_TRY (cudaSetDevice (ctx->device));
+  if ((status = device_enter (ctx->device, &prev)) != CE_STATUS_OK)
+    return status;
+  /* Portable: pinned in every CUDA context, GStreamer's included. */
   CUDA_TRY (cudaHostAlloc (ptr, size ? size : 1, cudaHostAllocPortable));
+  device_leave (ctx->device, prev);
   return CE_STATUS_OK;
 
 fail:
+  device_leave (ctx->device, prev);
   *ptr = NULL;
   return status;
 }
@@ -309,11 +409,15 @@ ce_cuda_host_free (ce_cuda_ctx * ctx, void *ptr)
 {
   ce_status status = CE_STATUS_OK;
 
+  int prev;
+
   if (ctx == NULL || ptr == NULL)
     return CE_STATUS_OK;
-  CUDA_TRY (cudaSetDevice (ctx->device));
+  if ((status = device_enter (ctx->device, &prev)) != CE_STATUS_OK)
+    return status;
   CUDA_TRY (cudaFreeHost (ptr));
 fail:
+  device_leave (ctx->device, prev);
   return status;
 }
 
@@ -551,7 +655,7 @@ ce_cuda_frame_wait (ce_cuda_ctx * ctx, int slot, ce_timing * timing)
 {
   ce_status status = CE_STATUS_OK;
   slot_state *sl;
-  int b, i;
+  int b, i, prev = -1;
 
   if ((status = ce_check_pointer (ctx, "ctx")) != CE_STATUS_OK)
     return status;
@@ -561,13 +665,17 @@ ce_cuda_frame_wait (ce_cuda_ctx * ctx, int slot, ce_timing * timing)
   }
   sl = &ctx->slots[slot];
   sl->busy = 0;
-  CUDA_TRY (cudaSetDevice (ctx->device));
+  if ((status = device_enter (ctx->device, &prev)) != CE_STATUS_OK) {
+    prev = ctx->device;
+    goto fail;
+  }
   /* A band's download is its last operation. */
   for (b = 0; b < sl->n_bands; b++)
     CUDA_TRY (cudaEventSynchronize (sl->events[b].down_end));
   if (sl->fail) {
     sl->fail = 0;
     ce_set_error ("injected failure (test hook)");
+    device_leave (ctx->device, prev);
     return CE_STATUS_CUDA_ERROR;
   }
 
@@ -595,11 +703,13 @@ ce_cuda_frame_wait (ce_cuda_ctx * ctx, int slot, ce_timing * timing)
       memcpy (sl->user_dst + (size_t) i * sl->user_dst_stride,
           h + (size_t) i * sl->dst_row_bytes, sl->dst_row_bytes);
   }
+  device_leave (ctx->device, prev);
   return CE_STATUS_OK;
 
 fail:
   sl->fail = 0;
   drain_streams (ctx);
+  device_leave (ctx->device, prev);
   return status;
 }
 
@@ -642,7 +752,7 @@ ce_cuda_edge_frame_submit (ce_cuda_ctx * ctx, int slot, const ce_frame * src,
   slot_state *sl;
   edge_job ej;
   ce_status status;
-  int w, h;
+  int w, h, prev;
 
   if ((status = claim_slot (ctx, slot, &sl)) != CE_STATUS_OK ||
       (status = ce_frame_validate (src)) != CE_STATUS_OK ||
@@ -667,7 +777,8 @@ ce_cuda_edge_frame_submit (ce_cuda_ctx * ctx, int slot, const ce_frame * src,
   ej.job.prepare = edge_prepare;
   ej.job.run = edge_run;
 
-  CUDA_TRY (cudaSetDevice (ctx->device));
+  if ((status = device_enter (ctx->device, &prev)) != CE_STATUS_OK)
+    return status;
   CE_TRY (buffer_reserve (&sl->d_src, ej.job.src_row_bytes, h, 0));
   if (ej.needs_luma)
     CE_TRY (buffer_reserve (&sl->d_luma, w, h, 0));
@@ -676,9 +787,11 @@ ce_cuda_edge_frame_submit (ce_cuda_ctx * ctx, int slot, const ce_frame * src,
           dst_stride, h));
   CE_TRY (enqueue_bands (ctx, sl, &ej.job));
   slot_submitted (ctx, sl);
+  device_leave (ctx->device, prev);
   return CE_STATUS_OK;
 
 fail:
+  device_leave (ctx->device, prev);
   return status;
 }
 
@@ -718,6 +831,7 @@ ce_cuda_upscale2x_frame_submit (ce_cuda_ctx * ctx, int slot,
   slot_state *sl;
   upscale_job uj;
   ce_status status;
+  int prev;
 
   if ((status = claim_slot (ctx, slot, &sl)) != CE_STATUS_OK ||
       (status = ce_check_pointer (src, "src")) != CE_STATUS_OK ||
@@ -728,7 +842,7 @@ ce_cuda_upscale2x_frame_submit (ce_cuda_ctx * ctx, int slot,
     ce_set_error ("bytes_per_pixel must be 1 or 4 (got %d)", bytes_per_pixel);
     return CE_STATUS_INVALID_ARGUMENT;
   }
-  if (width > (1 << 28) || height > (1 << 28)) {
+  if (width > CE_UPSCALE_MAX_SIZE || height > CE_UPSCALE_MAX_SIZE) {
     ce_set_error ("%dx%d is too large to upscale", width, height);
     return CE_STATUS_INVALID_ARGUMENT;
   }
@@ -749,16 +863,19 @@ ce_cuda_upscale2x_frame_submit (ce_cuda_ctx * ctx, int slot,
   uj.job.out_rows_per_src_row = 2;
   uj.job.run = upscale_run;
 
-  CUDA_TRY (cudaSetDevice (ctx->device));
+  if ((status = device_enter (ctx->device, &prev)) != CE_STATUS_OK)
+    return status;
   CE_TRY (buffer_reserve (&sl->d_src, uj.job.src_row_bytes, height, 0));
   CE_TRY (buffer_reserve (&sl->d_dst, uj.job.dst_row_bytes, 2 * height, 0));
   CE_TRY (job_bind_host (sl, &uj.job, src, src_stride, dst, dst_stride,
           2 * height));
   CE_TRY (enqueue_bands (ctx, sl, &uj.job));
   slot_submitted (ctx, sl);
+  device_leave (ctx->device, prev);
   return CE_STATUS_OK;
 
 fail:
+  device_leave (ctx->device, prev);
   return status;
 }
 

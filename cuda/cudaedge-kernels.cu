@@ -180,6 +180,13 @@ ce_launch_luma (const uint8_t * d_src, size_t src_pitch, ce_format format,
           "src_pitch"));
   CE_TRY (ce_check_stride (luma_pitch, (size_t) width, "luma_pitch"));
   CE_TRY (ce_check_rows (row0, row1, height));
+  if (ce_ceil_div (row1 - row0, 8) > CE_GRID_Y_MAX) {
+    for (int r = row0; r < row1; r += CE_GRID_Y_MAX * 8)
+      CE_TRY (ce_launch_luma (d_src, src_pitch, format, width, height, r,
+              r + CE_GRID_Y_MAX * 8 < row1 ? r + CE_GRID_Y_MAX * 8 : row1,
+              d_luma, luma_pitch, stream));
+    return CE_STATUS_OK;
+  }
 
   dim3 block (32, 8);
   dim3 grid (ce_ceil_div (width, 32), ce_ceil_div (row1 - row0, 8));
@@ -187,6 +194,38 @@ ce_launch_luma (const uint8_t * d_src, size_t src_pitch, ce_format format,
       row1, lay.bytes_per_pixel, lay.is_rgb, lay.y_offset, lay.r_offset,
       lay.g_offset, lay.b_offset, d_luma, luma_pitch);
   return ce_launch_status ("luma");
+}
+
+#ifndef CE_CUDA_ARCHS
+#define CE_CUDA_ARCHS "unknown architectures"
+#endif
+
+/* Whether this build's kernels run on the current device: a GPU older than
+ * every compiled architecture (and too old for the embedded PTX) has no
+ * image for them. */
+extern "C" ce_status
+ce_kernels_probe (void)
+{
+  cudaFuncAttributes attr;
+  cudaError_t err = cudaFuncGetAttributes (&attr, luma_kernel);
+  int device = 0, major = 0, minor = 0;
+
+  if (err == cudaSuccess)
+    return CE_STATUS_OK;
+  (void) cudaGetLastError ();
+  cudaGetDevice (&device);
+  cudaDeviceGetAttribute (&major, cudaDevAttrComputeCapabilityMajor, device);
+  cudaDeviceGetAttribute (&minor, cudaDevAttrComputeCapabilityMinor, device);
+  (void) cudaGetLastError ();
+  if (err == cudaErrorNoKernelImageForDevice
+      || err == cudaErrorInvalidDeviceFunction
+      || err == cudaErrorUnsupportedPtxVersion) {
+    ce_set_error ("no kernel image for this device (compute capability "
+        "%d.%d; this build has %s)", major, minor, CE_CUDA_ARCHS);
+    return CE_STATUS_NO_DEVICE;
+  }
+  ce_set_error ("probing the kernels failed: %s", cudaGetErrorString (err));
+  return CE_STATUS_CUDA_ERROR;
 }
 
 /* ------------------------------------------------------------------------
@@ -588,6 +627,15 @@ ce_launch_edge_fused (const uint8_t * d_luma, size_t luma_pitch, int width,
   CE_TRY (ce_check_stride (dst_pitch, (size_t) width, "dst_pitch"));
   CE_TRY (ce_check_rows (row0, row1, height));
   CE_TRY (ce_check_consts (consts));
+
+  const int step = CE_GRID_Y_MAX * FUSED_TH * FUSED_WARPS;
+  if (row1 - row0 > step) {
+    for (int r = row0; r < row1; r += step)
+      CE_TRY (ce_launch_edge_fused (d_luma, luma_pitch, width, height, r,
+              r + step < row1 ? r + step : row1, consts, d_dst, dst_pitch,
+              stream));
+    return CE_STATUS_OK;
+  }
 
   int ain = ((uintptr_t) d_luma % 4 == 0) && (luma_pitch % 4 == 0);
   int aout = ((uintptr_t) d_dst % 4 == 0) && (dst_pitch % 4 == 0);
@@ -1094,7 +1142,7 @@ ce_launch_upscale2x (const uint8_t * d_src, size_t src_pitch, int width,
         bytes_per_pixel);
     return CE_STATUS_INVALID_ARGUMENT;
   }
-  if (width > (1 << 29) || height > (1 << 29)) {
+  if (width > CE_UPSCALE_MAX_SIZE || height > CE_UPSCALE_MAX_SIZE) {
     ce_set_error ("%dx%d is too large to upscale", width, height);
     return CE_STATUS_INVALID_ARGUMENT;
   }
@@ -1108,6 +1156,16 @@ ce_launch_upscale2x (const uint8_t * d_src, size_t src_pitch, int width,
     CE_TRY (ce_check_multiple (dst_pitch, 4, "dst_pitch"));
     CE_TRY (ce_check_aligned (d_src, 4, "d_src"));
     CE_TRY (ce_check_aligned (d_dst, 4, "d_dst"));
+  }
+
+  /* An even number of output rows per launch, a block row to spare. */
+  const int step = (CE_GRID_Y_MAX - 1) * 16;
+  if (row1 - row0 > step) {
+    for (int r = row0; r < row1; r += step)
+      CE_TRY (ce_launch_upscale2x (d_src, src_pitch, width, height,
+              bytes_per_pixel, r, r + step < row1 ? r + step : row1, d_dst,
+              dst_pitch, stream));
+    return CE_STATUS_OK;
   }
 
   /* Quad row b covers output rows 2b+1, 2b+2: b = floor ((j - 1) / 2). */

@@ -286,7 +286,7 @@ ce_ref_upscale2x (const uint8_t * src, size_t src_stride, int width,
   if ((status = check_image (src, "src", src_stride, "src stride", width,
               height, bytes_per_pixel)) != CE_STATUS_OK)
     return status;
-  if (width > (1 << 29) || height > (1 << 29)) {
+  if (width > CE_UPSCALE_MAX_SIZE || height > CE_UPSCALE_MAX_SIZE) {
     ce_set_error ("%dx%d is too large to upscale", width, height);
     return CE_STATUS_INVALID_ARGUMENT;
   }

@@ -22,6 +22,10 @@ extern "C" {
  * callers test their recovery without breaking a GPU. */
 void ce_cuda_ctx_inject_failure (ce_cuda_ctx * ctx, int n);
 
+/* How many entry points have made their device current and not yet given
+ * the calling thread its own back: 0 whenever no core call is running. */
+int ce_cuda_device_switches_pending (void);
+
 #ifdef __cplusplus
 }
 #endif
