@@ -2,35 +2,37 @@
 # Installs what is missing (Debian 12, as root), builds and runs every test.
 # Usage: tests/run.sh [BUILD_DIR] [meson test arguments...]
 # Without a GPU the GPU suites report SKIP; the CPU suites always run.
+# BUILD_DIR defaults to build, the folder examples/run-edge.sh uses too, so
+# the CUDA kernels are compiled once for both.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-PKGS="meson ninja-build pkgconf gcc g++ libglib2.0-dev libgstreamer1.0-dev
-      libgstreamer-plugins-base1.0-dev gstreamer1.0-tools
-      gstreamer1.0-plugins-base gstreamer1.0-plugins-good"
-# "install ok installed" only: a removed package can leave its config behind.
-missing=$(for p in $PKGS; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || echo "$p"
-done)
-if [ -n "$missing" ]; then
+# debian/control's Build-Depends is the one list of the packages we need.
+if ! unmet=$(dpkg-checkbuilddeps debian/control 2>&1); then
   if [ "$(id -u)" != 0 ]; then
-    echo "missing packages: $missing (run as root to install them)" >&2
+    echo "${unmet:-dpkg-checkbuilddeps (dpkg-dev) is missing}" >&2
+    echo "run as root to install them (apt-get build-dep ./)" >&2
     exit 1
   fi
-  echo "installing:" $missing
+  echo "installing the build dependencies of debian/control: ${unmet##*: }"
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $missing >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -qq \
+    --no-install-recommends ./ >/dev/null
 fi
 # The CUDA toolkit is optional: with nvcc on PATH (or in /usr/local/cuda)
 # the CUDA path is built too.
-[ -x /usr/local/cuda/bin/nvcc ] && export PATH="$PATH:/usr/local/cuda/bin"
+if [ -x /usr/local/cuda/bin/nvcc ]; then
+  export PATH="$PATH:/usr/local/cuda/bin"
+fi
 
-BUILD=${1:-build-tests}
+BUILD=${1:-build}
 shift || true
+# The test hooks (environment variables that corrupt or fail chosen frames)
+# are for test builds only; the package leaves them out.
 if [ -d "$BUILD" ]; then
-  meson setup --reconfigure "$BUILD" >/dev/null
+  meson setup --reconfigure "$BUILD" -Dtest-hooks=true >/dev/null
 else
-  meson setup "$BUILD" >/dev/null
+  meson setup "$BUILD" -Dtest-hooks=true >/dev/null
 fi
 meson compile -C "$BUILD"
 status=0
