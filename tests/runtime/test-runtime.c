@@ -66,6 +66,7 @@ new_harness (const gchar * backend)
 /* ---- bounded downstream pool ---- */
 
 static GstPadQueryFunction harness_query;
+static gint allocation_queries;
 
 /* Downstream answers ALLOCATION with a pool of at most 2 buffers. */
 static gboolean
@@ -76,6 +77,7 @@ bounded_pool_query (GstPad * pad, GstObject * parent, GstQuery * query)
     GstVideoInfo info;
 
     gst_query_parse_allocation (query, &caps, NULL);
+    g_atomic_int_inc (&allocation_queries);
     if (caps && gst_video_info_from_caps (&info, caps)) {
       gst_query_add_allocation_pool (query, NULL, info.size, 0, 2);
       return TRUE;
@@ -152,12 +154,14 @@ GST_START_TEST (test_bounded_downstream_pool_does_not_block)
     GstStructure *config;
     guint min, max;
 
+    fail_unless (g_atomic_int_get (&allocation_queries) > 0,
+        "downstream was never asked for its pool");
     fail_unless (pool != NULL);
     config = gst_buffer_pool_get_config (pool);
     fail_unless (gst_buffer_pool_config_get_params (config, NULL, NULL, &min,
             &max));
-    fail_unless (max == 0 || max >= 3, "output pool of %u - %u buffers", min,
-        max);
+    g_print ("output pool of %u - %u buffers\n", min, max);
+    fail_unless (max >= 3, "output pool of %u - %u buffers", min, max);
     gst_structure_free (config);
     gst_object_unref (pool);
   }
