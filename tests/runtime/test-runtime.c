@@ -51,22 +51,36 @@ frame (guint i)
   return buf;
 }
 
+static GstPadQueryFunction harness_query;
+static gint allocation_queries;
+static gboolean bounded_pool_query (GstPad * pad, GstObject * parent,
+    GstQuery * query);
+
+/* With @bounded, downstream offers a pool of at most 2 buffers.  The
+ * ALLOCATION query comes with the caps, so it is answered first. */
 static GstHarness *
-new_harness (const gchar * backend)
+new_harness_full (const gchar * backend, gboolean bounded)
 {
   GstHarness *h = gst_harness_new ("cudaedge");
 
   fail_unless (h != NULL && h->element != NULL,
       "cudaedge not found; is GST_PLUGIN_PATH set?");
   g_object_set (h->element, "backend", backend[0] == 'c' ? 1 : 0, NULL);
+  if (bounded) {
+    harness_query = GST_PAD_QUERYFUNC (h->sinkpad);
+    gst_pad_set_query_function (h->sinkpad, bounded_pool_query);
+  }
   gst_harness_set_src_caps_str (h, CAPS);
   return h;
 }
 
-/* ---- bounded downstream pool ---- */
+static GstHarness *
+new_harness (const gchar * backend)
+{
+  return new_harness_full (backend, FALSE);
+}
 
-static GstPadQueryFunction harness_query;
-static gint allocation_queries;
+/* ---- bounded downstream pool ---- */
 
 /* Downstream answers ALLOCATION with a pool of at most 2 buffers. */
 static gboolean
@@ -131,9 +145,7 @@ GST_START_TEST (test_bounded_downstream_pool_does_not_block)
     return;
   p.n = 20;
   p.ret = GST_FLOW_OK;
-  p.h = new_harness ("cuda");
-  harness_query = GST_PAD_QUERYFUNC (p.h->sinkpad);
-  gst_pad_set_query_function (p.h->sinkpad, bounded_pool_query);
+  p.h = new_harness_full ("cuda", TRUE);
   g_mutex_init (&p.lock);
   g_cond_init (&p.cond);
 
