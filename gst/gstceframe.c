@@ -98,10 +98,21 @@ gst_ce_base_filter_validate_input (GstCeBaseFilter * self,
   if (meta && gst_buffer_n_memory (buffer) > 1
       && gst_buffer_find_memory (buffer, offset, span, &idx, &length, &skip)
       && length > 1) {
+    GstMapInfo map;
+    GstBuffer *copy;
+
     GST_DEBUG_OBJECT (self, "plane 0 spans %u memory blocks: reading a "
         "merged copy", length);
-    return gst_buffer_copy_region (buffer, GST_BUFFER_COPY_ALL |
-        GST_BUFFER_COPY_MERGE, 0, -1);
+    if (!gst_buffer_map (buffer, &map, GST_MAP_READ))
+      goto unmappable;
+    copy = gst_buffer_new_memdup (map.data, map.size);
+    gst_buffer_unmap (buffer, &map);
+    gst_buffer_copy_into (copy, buffer, GST_BUFFER_COPY_FLAGS |
+        GST_BUFFER_COPY_TIMESTAMPS, 0, -1);
+    gst_buffer_add_video_meta_full (copy, meta->flags, meta->format,
+        meta->width, meta->height, meta->n_planes, meta->offset,
+        meta->stride);
+    return copy;
   }
   return gst_buffer_ref (buffer);
 
