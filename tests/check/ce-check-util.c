@@ -13,10 +13,10 @@
  * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
  * Library General Public License for more details.
  *
- * What test-cudaedge and test-cudaupscale both need: the backend choice,
- * the harness fixture, frames and the element's stats.  Whatever depends
- * on the element's own output (its reference, its known answers) stays in
- * the test file.
+ * What the element tests all need: the backend choice, the harness
+ * fixture, frames, the core's CPU references of both elements, properties
+ * and the element's stats.  What only one element does (its known
+ * answers, its options, its negotiation) stays in that element's file.
  */
 
 #include <string.h>
@@ -59,13 +59,23 @@ ce_test_skip_without_cuda (void)
 
 /* ---- fixture: element + harness + bus ---- */
 
-/* An element of @factory on @backend, or on ce_test_backend () when NULL. */
+/* An element of @factory; a missing plugin fails the test that asks, not
+ * the whole program (the tests run with CK_FORK=no). */
 GstElement *
-ce_test_new_element (const gchar * factory, const gchar * backend)
+ce_test_make_element (const gchar * factory)
 {
   GstElement *e = gst_element_factory_make (factory, NULL);
 
   fail_unless (e != NULL, "%s not found; is GST_PLUGIN_PATH set?", factory);
+  return e;
+}
+
+/* An element of @factory on @backend, or on ce_test_backend () when NULL. */
+GstElement *
+ce_test_new_element (const gchar * factory, const gchar * backend)
+{
+  GstElement *e = ce_test_make_element (factory);
+
   gst_util_set_object_arg (G_OBJECT (e), "backend",
       backend ? backend : ce_test_backend ());
   return e;
@@ -94,12 +104,17 @@ void
 ce_test_fixture_start_with_rate (CeTestFixture * f, GstElement * element,
     const gchar * format, gint width, gint height, const gchar * rate)
 {
-  gchar *caps = ce_test_caps_string_with_rate (format, width, height, rate);
+  gchar *caps;
 
+  memset (f, 0, sizeof (*f));
+  fail_unless (element != NULL, "no element to start");
   f->element = element;
   f->bus = gst_bus_new ();
   gst_element_set_bus (element, f->bus);
   f->h = gst_harness_new_with_element (element, "sink", "src");
+  fail_unless (f->h != NULL, "no harness around %s", GST_ELEMENT_NAME
+      (element));
+  caps = ce_test_caps_string_with_rate (format, width, height, rate);
   gst_harness_set_src_caps_str (f->h, caps);
   g_free (caps);
 }
@@ -111,13 +126,19 @@ ce_test_fixture_start (CeTestFixture * f, GstElement * element,
   ce_test_fixture_start_with_rate (f, element, format, width, height, "30/1");
 }
 
+/* Also for a fixture that a failed start left half made. */
 void
 ce_test_fixture_stop (CeTestFixture * f)
 {
-  gst_harness_teardown (f->h);
-  gst_element_set_bus (f->element, NULL);
-  gst_object_unref (f->bus);
-  gst_object_unref (f->element);
+  if (f->h)
+    gst_harness_teardown (f->h);
+  if (f->element) {
+    gst_element_set_bus (f->element, NULL);
+    gst_object_unref (f->element);
+  }
+  if (f->bus)
+    gst_object_unref (f->bus);
+  memset (f, 0, sizeof (*f));
 }
 
 /* ---- pushing and pulling ---- */
@@ -167,26 +188,32 @@ ce_test_push_frames (CeTestFixture * f, const gchar * format, gint w, gint h,
 
 /* ---- frames ---- */
 
-/* A frame of random bytes in the default layout; @info receives that
- * layout, for computing the reference. */
+/* @size random bytes. */
 GstBuffer *
-ce_test_random_frame (const gchar * format, gint width, gint height,
-    guint32 seed, GstVideoInfo * info)
+ce_test_random_buffer (gsize size, guint32 seed)
 {
-  GstBuffer *buf;
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, size, NULL);
   GstMapInfo map;
   GRand *rand = g_rand_new_with_seed (seed);
   gsize i;
 
-  gst_video_info_set_format (info, gst_video_format_from_string (format),
-      width, height);
-  buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (info), NULL);
   gst_buffer_map (buf, &map, GST_MAP_WRITE);
   for (i = 0; i < map.size; i++)
     map.data[i] = g_rand_int_range (rand, 0, 256);
   gst_buffer_unmap (buf, &map);
   g_rand_free (rand);
   return buf;
+}
+
+/* A frame of random bytes in the default layout; @info receives that
+ * layout, for computing the reference. */
+GstBuffer *
+ce_test_random_frame (const gchar * format, gint width, gint height,
+    guint32 seed, GstVideoInfo * info)
+{
+  gst_video_info_set_format (info, gst_video_format_from_string (format),
+      width, height);
+  return ce_test_random_buffer (GST_VIDEO_INFO_SIZE (info), seed);
 }
 
 /* Exact comparison of plane 0 of an output buffer (strides from its video
@@ -226,6 +253,194 @@ ce_test_assert_output_equals (GstBuffer * out, const gchar * format,
   gst_video_frame_unmap (&frame);
 }
 
+/* ---- the references ---- */
+
+/* The test's own mapping, independent of the element's. */
+static ce_format
+edge_format (GstVideoFormat format)
+{
+  switch (format) {
+    case GST_VIDEO_FORMAT_GRAY8:
+      return CE_FORMAT_GRAY8;
+    case GST_VIDEO_FORMAT_I420:
+      return CE_FORMAT_I420;
+    case GST_VIDEO_FORMAT_YV12:
+      return CE_FORMAT_YV12;
+    case GST_VIDEO_FORMAT_NV12:
+      return CE_FORMAT_NV12;
+    case GST_VIDEO_FORMAT_NV21:
+      return CE_FORMAT_NV21;
+    case GST_VIDEO_FORMAT_Y42B:
+      return CE_FORMAT_Y42B;
+    case GST_VIDEO_FORMAT_Y444:
+      return CE_FORMAT_Y444;
+    case GST_VIDEO_FORMAT_YUY2:
+      return CE_FORMAT_YUY2;
+    case GST_VIDEO_FORMAT_UYVY:
+      return CE_FORMAT_UYVY;
+    case GST_VIDEO_FORMAT_RGB:
+      return CE_FORMAT_RGB;
+    case GST_VIDEO_FORMAT_BGR:
+      return CE_FORMAT_BGR;
+    case GST_VIDEO_FORMAT_RGBA:
+      return CE_FORMAT_RGBA;
+    case GST_VIDEO_FORMAT_BGRA:
+      return CE_FORMAT_BGRA;
+    case GST_VIDEO_FORMAT_ARGB:
+      return CE_FORMAT_ARGB;
+    case GST_VIDEO_FORMAT_ABGR:
+      return CE_FORMAT_ABGR;
+    case GST_VIDEO_FORMAT_RGBx:
+      return CE_FORMAT_RGBx;
+    case GST_VIDEO_FORMAT_BGRx:
+      return CE_FORMAT_BGRx;
+    case GST_VIDEO_FORMAT_xRGB:
+      return CE_FORMAT_xRGB;
+    case GST_VIDEO_FORMAT_xBGR:
+      return CE_FORMAT_xBGR;
+    default:
+      fail ("cudaedge takes no %s", gst_video_format_to_string (format));
+      return CE_FORMAT_COUNT;
+  }
+}
+
+/* cudaedge: ce_ref_edge_frame () with @params (ce_edge_params; NULL for
+ * the element's defaults), W x H GRAY8. */
+guint8 *
+ce_test_edge_reference (GstBuffer * in, const GstVideoInfo * info,
+    gconstpointer params)
+{
+  GstVideoFrame frame;
+  ce_edge_params defaults;
+  ce_frame src;
+  guint8 *out;
+  gint w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
+  ce_status status;
+
+  ce_edge_params_init (&defaults);
+  fail_unless (gst_video_frame_map (&frame, info, in, GST_MAP_READ));
+  src.data = GST_VIDEO_FRAME_PLANE_DATA (&frame, 0);
+  src.stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+  src.width = w;
+  src.height = h;
+  src.format = edge_format (GST_VIDEO_INFO_FORMAT (info));
+  out = g_malloc (MAX (w * h, 1));
+  status = ce_ref_edge_frame (&src, params ? params : &defaults, out, w);
+  gst_video_frame_unmap (&frame);
+  fail_unless_equals_int (status, CE_STATUS_OK);
+  return out;
+}
+
+/* cudaupscale: ce_ref_upscale2x (), 2W x 2H in the input's format. */
+guint8 *
+ce_test_upscale_reference (GstBuffer * in, const GstVideoInfo * info,
+    G_GNUC_UNUSED gconstpointer unused)
+{
+  GstVideoFrame frame;
+  guint8 *out;
+  gint w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
+  gint bpp = GST_VIDEO_INFO_COMP_PSTRIDE (info, 0);
+  ce_status status;
+
+  fail_unless (gst_video_frame_map (&frame, info, in, GST_MAP_READ));
+  out = g_malloc ((gsize) 4 * w * h * bpp);
+  status = ce_ref_upscale2x (GST_VIDEO_FRAME_PLANE_DATA (&frame, 0),
+      GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0), w, h, bpp, out,
+      (gsize) 2 * w * bpp);
+  gst_video_frame_unmap (&frame);
+  fail_unless_equals_int (status, CE_STATUS_OK);
+  return out;
+}
+
+/* ---- one frame through, compared ---- */
+
+/* Pushes @in, drains, and compares the one output with @expected. */
+void
+ce_test_push_and_expect (GstHarness * h, GstBuffer * in,
+    const gchar * out_format, const guint8 * expected, gint out_width,
+    gint out_height)
+{
+  GstBuffer *out = ce_test_push_and_pull (h, in);
+
+  fail_unless (out != NULL);
+  ce_test_assert_output_equals (out, out_format, expected, out_width,
+      out_height);
+  gst_buffer_unref (out);
+}
+
+/* Pushes one random frame (@seed) through a running harness and compares
+ * it with @reference: the output is @scale times the input's size, in
+ * @out_format (NULL: the input's). */
+void
+ce_test_push_and_compare (GstHarness * h, const gchar * format, gint width,
+    gint height, guint32 seed, CeTestReference reference, gconstpointer data,
+    const gchar * out_format, gint scale)
+{
+  GstVideoInfo info;
+  GstBuffer *in = ce_test_random_frame (format, width, height, seed, &info);
+  guint8 *expected = reference (in, &info, data);
+
+  ce_test_push_and_expect (h, in, out_format ? out_format : format, expected,
+      scale * width, scale * height);
+  g_free (expected);
+}
+
+/* Starts @element on @format W x H, pushes @in (whose GstVideoMeta, if
+ * any, says where its planes are), compares, stops. */
+void
+ce_test_run_one_frame (GstElement * element, GstBuffer * in,
+    const gchar * format, gint width, gint height, CeTestReference reference,
+    gconstpointer data, const gchar * out_format, gint scale)
+{
+  CeTestFixture f;
+  GstVideoInfo info;
+  guint8 *expected;
+
+  gst_video_info_set_format (&info, gst_video_format_from_string (format),
+      width, height);
+  expected = reference (in, &info, data);
+  ce_test_fixture_start (&f, element, format, width, height);
+  ce_test_push_and_expect (f.h, in, out_format ? out_format : format,
+      expected, scale * width, scale * height);
+  g_free (expected);
+  ce_test_fixture_stop (&f);
+}
+
+/* ---- properties ---- */
+
+GParamSpec *
+ce_test_find_property (GObject * obj, const gchar * name)
+{
+  GParamSpec *pspec;
+
+  fail_unless (obj != NULL);
+  pspec = g_object_class_find_property (G_OBJECT_GET_CLASS (obj), name);
+  fail_unless (pspec != NULL, "no property %s", name);
+  fail_unless (pspec->flags & G_PARAM_READABLE);
+  return pspec;
+}
+
+/* An enum property with default @def and exactly the values @nicks
+ * (NULL-terminated), mutable in @mutable. */
+void
+ce_test_assert_enum_property (GObject * obj, const gchar * name,
+    const gchar * def, const gchar * const *nicks, GParamFlags mutable)
+{
+  GParamSpec *pspec = ce_test_find_property (obj, name);
+  GParamSpecEnum *e;
+  guint i;
+
+  fail_unless (G_IS_PARAM_SPEC_ENUM (pspec), "%s is no enum", name);
+  e = G_PARAM_SPEC_ENUM (pspec);
+  fail_unless (pspec->flags & mutable);
+  fail_unless_equals_string (g_enum_get_value (e->enum_class,
+          e->default_value)->value_nick, def);
+  for (i = 0; nicks[i]; i++)
+    fail_unless (g_enum_get_value_by_nick (e->enum_class, nicks[i]) != NULL,
+        "%s lacks %s", name, nicks[i]);
+  fail_unless_equals_int (e->enum_class->n_values, i);
+}
+
 /* ---- stats ---- */
 
 GstStructure *
@@ -233,6 +448,7 @@ ce_test_get_stats (GstElement * e)
 {
   GstStructure *s = NULL;
 
+  fail_unless (e != NULL);
   g_object_get (e, "stats", &s, NULL);
   fail_unless (s != NULL);
   return s;

@@ -36,10 +36,18 @@ typedef struct
   GstBus *bus;
 } CeTestFixture;
 
+/* The expected output of a frame, computed with the core's CPU reference
+ * from @in (plane 0 located through its GstVideoMeta if present, else
+ * @info), tightly packed rows of the output's pixels.  @data is what the
+ * reference needs besides the frame (the edge parameters), or NULL. */
+typedef guint8 *(*CeTestReference) (GstBuffer * in, const GstVideoInfo * info,
+    gconstpointer data);
+
 const gchar *ce_test_backend (void);
 gboolean ce_test_have_cuda_device (void);
 gboolean ce_test_skip_without_cuda (void);
 
+GstElement *ce_test_make_element (const gchar * factory);
 GstElement *ce_test_new_element (const gchar * factory, const gchar * backend);
 
 gchar *ce_test_caps_string_with_rate (const gchar * format, gint width,
@@ -57,10 +65,30 @@ GstBuffer *ce_test_push_and_pull (GstHarness * h, GstBuffer * in);
 void ce_test_push_frames (CeTestFixture * f, const gchar * format, gint w,
     gint h, guint n, GstFlowReturn * last);
 
+GstBuffer *ce_test_random_buffer (gsize size, guint32 seed);
 GstBuffer *ce_test_random_frame (const gchar * format, gint width,
     gint height, guint32 seed, GstVideoInfo * info);
 void ce_test_assert_output_equals (GstBuffer * out, const gchar * format,
     const guint8 * expected, gint width, gint height);
+
+guint8 *ce_test_edge_reference (GstBuffer * in, const GstVideoInfo * info,
+    gconstpointer params);
+guint8 *ce_test_upscale_reference (GstBuffer * in, const GstVideoInfo * info,
+    gconstpointer unused);
+
+void ce_test_push_and_expect (GstHarness * h, GstBuffer * in,
+    const gchar * out_format, const guint8 * expected, gint out_width,
+    gint out_height);
+void ce_test_push_and_compare (GstHarness * h, const gchar * format,
+    gint width, gint height, guint32 seed, CeTestReference reference,
+    gconstpointer data, const gchar * out_format, gint scale);
+void ce_test_run_one_frame (GstElement * element, GstBuffer * in,
+    const gchar * format, gint width, gint height, CeTestReference reference,
+    gconstpointer data, const gchar * out_format, gint scale);
+
+GParamSpec *ce_test_find_property (GObject * obj, const gchar * name);
+void ce_test_assert_enum_property (GObject * obj, const gchar * name,
+    const gchar * def, const gchar * const *nicks, GParamFlags mutable);
 
 GstStructure *ce_test_get_stats (GstElement * e);
 guint64 ce_test_stats_u64 (GstElement * e, const gchar * field);

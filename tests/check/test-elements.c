@@ -1,0 +1,1054 @@
+/* gst-cudaedge: GstHarness tests of what both elements do alike
+ *
+ * Copyright (C) 2026 The gst-cudaedge authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * This library is free software; you can redistribute it and/or
+ * modify it under the terms of the GNU Library General Public
+ * License as published by the Free Software Foundation; either
+ * version 2.1 of the License, or (at your option) any later version.
+ *
+ * This library is distributed in the hope that it will be useful,
+ * but WITHOUT ANY WARRANTY; without even the implied warranty of
+ * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
+ * Library General Public License for more details.
+ *
+ * cudaedge and cudaupscale share their base class, GstCeBaseFilter: the
+ * backend choice and fall-back, frames in flight, events, input
+ * validation, check, statistics and the properties behind them.  Every
+ * case here runs once per element (one TCase each, named for the
+ * factory), from the table `elements` below: what the element outputs
+ * (the core's CPU reference, its format and size) and the formats the
+ * cases feed it.  What only one element does is tested in
+ * test-cudaedge.c and test-cudaupscale.c.
+ *
+ * The elements run on the backend named by CUDAEDGE_TEST_BACKEND ("cpu"
+ * by default; the GPU machine runs "cuda").  With "cuda" and no usable
+ * device the program exits 77 (SKIP).  On CUDA with a known frame rate an
+ * element keeps one frame in flight: an output leaves only after the next
+ * input, a DRAIN query or EOS; the cases drain before they pull, and the
+ * caps carry framerate=30/1 unless a case says otherwise.
+ *
+ * Cases that corrupt or fail chosen frames need the plugin's test hooks
+ * (environment variables it reads only when built with -Dtest-hooks=true);
+ * without CE_TEST_HOOKS they are left out, and the program says so.
+ */
+
+#include <string.h>
+
+#include <gst/gst.h>
+#include <gst/check/gstcheck.h>
+#include <gst/check/gstharness.h>
+#include <gst/video/video.h>
+
+#include "ce-check-util.h"
+
+typedef struct
+{
+  const gchar *format;
+  gint width, height;
+} Stream;
+
+/* One element under test. */
+typedef struct
+{
+  const gchar *factory;
+  const gchar *check_message;   /* name of the check's element message */
+  const gchar *stats_name;      /* name of the stats structure */
+  const gchar *corrupt_env;     /* test hooks, read at start */
+  const gchar *cuda_fail_env;
+
+  /* The output: @scale times the input's width and height, in
+   * @output_format (NULL: the input's), as @reference computes it. */
+  gint scale;
+  const gchar *output_format;
+  CeTestReference reference;
+  /* Output buffers are exactly the default layout's size (else at least
+   * that: pinned pools may round up). */
+  gboolean exact_output_size;
+
+  /* The inputs the cases use, where the element's formats allow a
+   * choice: a multi-plane or packed format that the element takes. */
+  const gchar *format;          /* default: CUDA, caps, threads */
+  const gchar *stream_format;   /* N in, N out */
+  const gchar *packed_format;   /* a buffer too small */
+  const gchar *stats_format;
+  const gchar *interval_format; /* check-interval */
+  Stream renegotiation[3];
+} Element;
+
+static const Element elements[] = {
+  {
+        .factory = "cudaedge",
+        .check_message = "cudaedge-check",
+        .stats_name = "cudaedge-stats",
+        .corrupt_env = "CUDAEDGE_TEST_CORRUPT_FRAME",
+        .cuda_fail_env = "CUDAEDGE_TEST_CUDA_FAIL_FRAME",
+        .scale = 1,
+        .output_format = "GRAY8",
+        .reference = ce_test_edge_reference,
+        .exact_output_size = TRUE,
+        .format = "NV12",
+        .stream_format = "I420",
+        .packed_format = "RGB",
+        .stats_format = "YUY2",
+        .interval_format = "GRAY8",
+        .renegotiation = {{"I420", 64, 48}, {"BGR", 33, 17}, {"UYVY", 130,
+                90}},
+      },
+  {
+        .factory = "cudaupscale",
+        .check_message = "cudaupscale-check",
+        .stats_name = "cudaupscale-stats",
+        .corrupt_env = "CUDAUPSCALE_TEST_CORRUPT_FRAME",
+        .cuda_fail_env = "CUDAUPSCALE_TEST_CUDA_FAIL_FRAME",
+        .scale = 2,
+        .output_format = NULL,
+        .reference = ce_test_upscale_reference,
+        .exact_output_size = FALSE,
+        .format = "RGBA",
+        .stream_format = "BGRA",
+        .packed_format = "RGBA",
+        .stats_format = "RGBx",
+        .interval_format = "xBGR",
+        .renegotiation = {{"GRAY8", 64, 48}, {"xRGB", 33, 17}, {"GRAY8", 5,
+                3}},
+      },
+};
+
+/* ---- helpers over the table ---- */
+
+#define ELEMENT (&elements[__i__])
+
+/* On @backend, or on CUDAEDGE_TEST_BACKEND's when NULL. */
+static GstElement *
+new_element (const Element * el, const gchar * backend)
+{
+  return ce_test_new_element (el->factory, backend);
+}
+
+static const gchar *
+output_format (const Element * el, const gchar * input)
+{
+  return el->output_format ? el->output_format : input;
+}
+
+static guint8 *
+expected_output (const Element * el, GstBuffer * in, GstVideoInfo * info)
+{
+  return el->reference (in, info, NULL);
+}
+
+static void
+push_and_compare (const Element * el, CeTestFixture * f, const gchar * format,
+    gint width, gint height, guint32 seed)
+{
+  ce_test_push_and_compare (f->h, format, width, height, seed, el->reference,
+      NULL, el->output_format, el->scale);
+}
+
+static void
+assert_output (const Element * el, GstBuffer * out, const gchar * format,
+    const guint8 * expected, gint width, gint height)
+{
+  ce_test_assert_output_equals (out, output_format (el, format), expected,
+      el->scale * width, el->scale * height);
+}
+
+/* The element's error on @bus, of @domain and @code. */
+static void
+assert_error_posted (GstBus * bus, GQuark domain, gint code)
+{
+  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  GError *err = NULL;
+
+  fail_unless (msg != NULL, "no error message");
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (g_error_matches (err, domain, code), "got %s", err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+}
+
+/* Whether the element runs on the CPU: nothing independent of the output
+ * is there to check against then. */
+static gboolean
+runs_on_cpu (void)
+{
+  return g_str_equal (ce_test_backend (), "cpu")
+      || (g_str_equal (ce_test_backend (), "auto")
+      && !ce_test_have_cuda_device ());
+}
+
+/* A case that fails after setting a hook leaves no hook for the next. */
+static void
+clear_test_hooks (void)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (elements); i++) {
+    g_unsetenv (elements[i].corrupt_env);
+    g_unsetenv (elements[i].cuda_fail_env);
+  }
+}
+
+/* ---- buffers and events ---- */
+
+/* N buffers in, N out after EOS, in order, with their metadata and the
+ * reference's pixels; @rate "30/1" keeps a frame in flight on CUDA, "0/1"
+ * runs synchronously. */
+static void
+check_n_buffers_in_n_out (const Element * el, const gchar * rate)
+{
+  CeTestFixture f;
+  const guint n = 12;
+  const gchar *format = el->stream_format;
+  guint i;
+  GstVideoInfo info, out_info;
+  guint8 *expected[12];
+
+  gst_video_info_set_format (&out_info,
+      gst_video_format_from_string (output_format (el, format)),
+      el->scale * 32, el->scale * 24);
+  ce_test_fixture_start_with_rate (&f, new_element (el, NULL), format, 32, 24,
+      rate);
+  for (i = 0; i < n; i++) {
+    GstBuffer *in = ce_test_random_frame (format, 32, 24, i, &info);
+    expected[i] = expected_output (el, in, &info);
+    GST_BUFFER_PTS (in) = i * 33 * GST_MSECOND + 7;
+    GST_BUFFER_DTS (in) = i * 33 * GST_MSECOND;
+    GST_BUFFER_DURATION (in) = 33 * GST_MSECOND;
+    GST_BUFFER_OFFSET (in) = 100 + i;
+    GST_BUFFER_OFFSET_END (in) = 101 + i;
+    GST_BUFFER_FLAG_SET (in, i == 0 ? GST_BUFFER_FLAG_DISCONT :
+        GST_BUFFER_FLAG_DELTA_UNIT);
+    if (i % 3 == 0)
+      GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_MARKER);
+    fail_unless_equals_int (gst_harness_push (f.h, in), GST_FLOW_OK);
+  }
+  /* At most the last frame is still in flight; EOS brings it out. */
+  fail_unless (gst_harness_buffers_received (f.h) >= n - 1);
+  fail_unless (gst_harness_push_event (f.h, gst_event_new_eos ()));
+  fail_unless_equals_int (gst_harness_buffers_received (f.h), n);
+
+  for (i = 0; i < n; i++) {
+    GstBuffer *out = gst_harness_pull (f.h);
+    GstBufferFlags want = (i == 0 ? GST_BUFFER_FLAG_DISCONT :
+        GST_BUFFER_FLAG_DELTA_UNIT) | (i % 3 == 0 ? GST_BUFFER_FLAG_MARKER : 0);
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out),
+        i * 33 * GST_MSECOND + 7);
+    fail_unless_equals_uint64 (GST_BUFFER_DTS (out), i * 33 * GST_MSECOND);
+    fail_unless_equals_uint64 (GST_BUFFER_DURATION (out), 33 * GST_MSECOND);
+    fail_unless_equals_uint64 (GST_BUFFER_OFFSET (out), 100 + i);
+    fail_unless_equals_uint64 (GST_BUFFER_OFFSET_END (out), 101 + i);
+    fail_unless_equals_int (GST_BUFFER_FLAGS (out) & (GST_BUFFER_FLAG_DISCONT
+            | GST_BUFFER_FLAG_DELTA_UNIT | GST_BUFFER_FLAG_MARKER), want);
+    if (el->exact_output_size) {
+      fail_unless_equals_uint64 (gst_buffer_get_size (out),
+          GST_VIDEO_INFO_SIZE (&out_info));
+    } else {
+      fail_unless (gst_buffer_get_size (out) >= GST_VIDEO_INFO_SIZE
+          (&out_info));
+    }
+    assert_output (el, out, format, expected[i], 32, 24);
+    gst_buffer_unref (out);
+    g_free (expected[i]);
+  }
+  fail_unless (gst_harness_try_pull (f.h) == NULL);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames"), n);
+  ce_test_fixture_stop (&f);
+}
+
+GST_START_TEST (test_n_buffers_in_n_out_with_metadata)
+{
+  check_n_buffers_in_n_out (ELEMENT, "30/1");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_n_buffers_in_n_out_without_framerate)
+{
+  check_n_buffers_in_n_out (ELEMENT, "0/1");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_latency_is_one_frame_when_pipelined)
+{
+  const Element *el = ELEMENT;
+  CeTestFixture f;
+
+  /* 25/1: one frame is 40 ms, on CUDA only. */
+  ce_test_fixture_start_with_rate (&f, new_element (el, NULL), "GRAY8", 64,
+      48, "25/1");
+  fail_unless_equals_uint64 (gst_harness_query_latency (f.h),
+      ce_test_runs_on_cuda (f.element) ? 40 * GST_MSECOND : 0);
+  ce_test_fixture_stop (&f);
+
+  /* Without a frame rate nothing is held back. */
+  ce_test_fixture_start_with_rate (&f, new_element (el, NULL), "GRAY8", 64,
+      48, "0/1");
+  fail_unless_equals_uint64 (gst_harness_query_latency (f.h), 0);
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_flush_mid_stream_then_more_buffers)
+{
+  const Element *el = ELEMENT;
+  CeTestFixture f;
+  GstVideoInfo info;
+  GstSegment segment;
+  GstBuffer *out;
+  guint8 *expected[3];
+  guint i, before = 0;
+
+  ce_test_fixture_start (&f, new_element (el, NULL), "RGBx", 40, 30);
+  for (i = 0; i < 3; i++)
+    fail_unless_equals_int (gst_harness_push (f.h,
+            ce_test_random_frame ("RGBx", 40, 30, 10 + i, &info)),
+        GST_FLOW_OK);
+  while ((out = gst_harness_try_pull (f.h)) != NULL) {
+    before++;
+    gst_buffer_unref (out);
+  }
+  fail_unless (before >= 2, "only %u outputs before the flush", before);
+
+  /* A frame still in flight is dropped, not pushed after the flush. */
+  fail_unless (gst_harness_push_event (f.h, gst_event_new_flush_start ()));
+  fail_unless (gst_harness_push_event (f.h, gst_event_new_flush_stop (TRUE)));
+  gst_segment_init (&segment, GST_FORMAT_TIME);
+  fail_unless (gst_harness_push_event (f.h, gst_event_new_segment (&segment)));
+
+  for (i = 0; i < 3; i++) {
+    GstBuffer *in = ce_test_random_frame ("RGBx", 40, 30, 20 + i, &info);
+
+    expected[i] = expected_output (el, in, &info);
+    fail_unless_equals_int (gst_harness_push (f.h, in), GST_FLOW_OK);
+  }
+  fail_unless (gst_harness_push_event (f.h, gst_event_new_eos ()));
+  for (i = 0; i < 3; i++) {
+    out = gst_harness_pull (f.h);
+    fail_unless (out != NULL);
+    assert_output (el, out, "RGBx", expected[i], 40, 30);
+    gst_buffer_unref (out);
+    g_free (expected[i]);
+  }
+  fail_unless (gst_harness_try_pull (f.h) == NULL);
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_eos_passes)
+{
+  const Element *el = ELEMENT;
+  CeTestFixture f;
+  GstEvent *ev;
+  gboolean seen = FALSE;
+
+  ce_test_fixture_start (&f, new_element (el, NULL), "GRAY8", 16, 16);
+  push_and_compare (el, &f, "GRAY8", 16, 16, 3);
+  fail_unless (gst_harness_push_event (f.h, gst_event_new_eos ()));
+  while ((ev = gst_harness_try_pull_event (f.h))) {
+    if (GST_EVENT_TYPE (ev) == GST_EVENT_EOS)
+      seen = TRUE;
+    gst_event_unref (ev);
+  }
+  fail_unless (seen);
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
+/* ---- negotiation ---- */
+
+/* cudaedge: GRAY8 of the same size; cudaupscale: the same format at twice
+ * the size.  Frame rate and pixel aspect ratio pass through. */
+GST_START_TEST (test_output_caps_keep_rate_and_par)
+{
+  const Element *el = ELEMENT;
+  CeTestFixture f;
+  GstCaps *caps, *want;
+  GstVideoInfo info;
+  gchar *str;
+
+  ce_test_fixture_start (&f, new_element (el, NULL), el->format, 64, 36);
+  str = g_strdup_printf ("video/x-raw,format=%s,width=64,height=36,"
+      "framerate=25/2,pixel-aspect-ratio=4/3", el->format);
+  gst_harness_set_src_caps_str (f.h, str);
+  g_free (str);
+  gst_buffer_unref (ce_test_push_and_pull (f.h,
+          ce_test_random_frame (el->format, 64, 36, 1, &info)));
+  caps = gst_pad_get_current_caps (f.h->sinkpad);
+  str = g_strdup_printf ("video/x-raw,format=%s,width=%d,height=%d,"
+      "framerate=25/2,pixel-aspect-ratio=4/3", output_format (el,
+          el->format), el->scale * 64, el->scale * 36);
+  want = gst_caps_from_string (str);
+  fail_unless (gst_caps_is_subset (caps, want), "got %" GST_PTR_FORMAT
+      ", expected %s", caps, str);
+  g_free (str);
+  gst_caps_unref (caps);
+  gst_caps_unref (want);
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_renegotiation_to_another_size_and_format)
+{
+  const Element *el = ELEMENT;
+  CeTestFixture f;
+  const Stream *s = el->renegotiation;
+  guint i;
+
+  ce_test_fixture_start (&f, new_element (el, NULL), s[0].format, s[0].width,
+      s[0].height);
+  for (i = 0; i < G_N_ELEMENTS (el->renegotiation); i++) {
+    GstCaps *caps;
+    gint w = 0, h = 0;
+
+    if (i > 0) {
+      gchar *str = ce_test_caps_string (s[i].format, s[i].width, s[i].height);
+
+      gst_harness_set_src_caps_str (f.h, str);
+      g_free (str);
+    }
+    push_and_compare (el, &f, s[i].format, s[i].width, s[i].height, 1 + i);
+    caps = gst_pad_get_current_caps (f.h->sinkpad);
+    gst_structure_get_int (gst_caps_get_structure (caps, 0), "width", &w);
+    gst_structure_get_int (gst_caps_get_structure (caps, 0), "height", &h);
+    fail_unless_equals_int (w, el->scale * s[i].width);
+    fail_unless_equals_int (h, el->scale * s[i].height);
+    gst_caps_unref (caps);
+  }
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
+/* ---- input validation ---- */
+
+GST_START_TEST (test_too_small_buffer_is_an_error)
+{
+  const Element *el = ELEMENT;
+  CeTestFixture f;
+
+  ce_test_fixture_start (&f, new_element (el, NULL), el->packed_format, 64,
+      48);
+  fail_unless_equals_int (gst_harness_push (f.h,
+          gst_buffer_new_allocate (NULL, 64 * 48, NULL)), GST_FLOW_ERROR);
+  assert_error_posted (f.bus, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT);
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_video_meta_outside_buffer_is_an_error)
+{
+  const Element *el = ELEMENT;
+  CeTestFixture f;
+  GstBuffer *in;
+  gsize offset[GST_VIDEO_MAX_PLANES] = { 100, };
+  gint stride[GST_VIDEO_MAX_PLANES] = { 64, };
+  GstMessage *msg;
+
+  ce_test_fixture_start (&f, new_element (el, NULL), "GRAY8", 64, 48);
+  in = gst_buffer_new_allocate (NULL, 64 * 48, NULL);
+  gst_buffer_add_video_meta_full (in, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_FORMAT_GRAY8, 64, 48, 1, offset, stride);
+  fail_unless_equals_int (gst_harness_push (f.h, in), GST_FLOW_ERROR);
+  msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL);
+  gst_message_unref (msg);
+  fail_unless_equals_int (gst_harness_buffers_received (f.h), 0);
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
+/* ---- backends ---- */
+
+GST_START_TEST (test_backend_cuda_errors_without_gpu_or_works_with_one)
+{
+  const Element *el = ELEMENT;
+  GstElement *e = new_element (el, "cuda");
+
+  if (!ce_test_have_cuda_device ()) {
+    GstBus *bus = gst_bus_new ();
+    GstMessage *msg;
+    GError *err = NULL;
+
+    gst_element_set_bus (e, bus);
+    fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
+        GST_STATE_CHANGE_FAILURE);
+    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    fail_unless (msg != NULL, "no error message for backend=cuda");
+    gst_message_parse_error (msg, &err, NULL);
+    fail_unless (g_error_matches (err, GST_RESOURCE_ERROR,
+            GST_RESOURCE_ERROR_NOT_FOUND));
+    fail_unless (strstr (err->message, "CUDA") != NULL, "%s", err->message);
+    g_error_free (err);
+    gst_message_unref (msg);
+    gst_element_set_state (e, GST_STATE_NULL);
+    gst_element_set_bus (e, NULL);
+    gst_object_unref (bus);
+    gst_object_unref (e);
+  } else {
+    CeTestFixture f;
+    GstStructure *s;
+
+    ce_test_fixture_start (&f, e, el->format, 641, 481);
+    push_and_compare (el, &f, el->format, 641, 481, 8);
+    s = ce_test_get_stats (f.element);
+    fail_unless_equals_string (gst_structure_get_string (s, "backend"),
+        "cuda");
+    gst_structure_free (s);
+    ce_test_fixture_stop (&f);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_backend_auto_picks_cuda_or_falls_back_to_cpu)
+{
+  const Element *el = ELEMENT;
+  CeTestFixture f;
+  GstStructure *s;
+
+  ce_test_fixture_start (&f, new_element (el, "auto"), "GRAY8", 40, 30);
+  push_and_compare (el, &f, "GRAY8", 40, 30, 4);
+  s = ce_test_get_stats (f.element);
+  fail_unless_equals_string (gst_structure_get_string (s, "backend"),
+      ce_test_have_cuda_device ()? "cuda" : "cpu");
+  gst_structure_free (s);
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_backend_is_ready_only)
+{
+  CeTestFixture f;
+  gint backend = -1;
+
+  ce_test_fixture_start (&f, new_element (ELEMENT, "cpu"), "GRAY8", 8, 8);
+  /* Ignored while PLAYING (with a log warning). */
+  gst_util_set_object_arg (G_OBJECT (f.element), "backend", "cuda");
+  g_object_get (f.element, "backend", &backend, NULL);
+  fail_unless_equals_int (backend, 2 /* cpu */ );
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_cuda_device_id_is_ready_only)
+{
+  CeTestFixture f;
+  GstElement *e = new_element (ELEMENT, "cpu");
+  gint id = -2;
+
+  g_object_set (e, "cuda-device-id", 3, NULL);
+  g_object_get (e, "cuda-device-id", &id, NULL);
+  fail_unless_equals_int (id, 3);
+  g_object_set (e, "cuda-device-id", -1, NULL);
+
+  ce_test_fixture_start (&f, e, "GRAY8", 8, 8);
+  g_object_set (f.element, "cuda-device-id", 3, NULL);
+  g_object_get (f.element, "cuda-device-id", &id, NULL);
+  fail_unless_equals_int (id, -1);
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
+/* ---- n-threads ---- */
+
+GST_START_TEST (test_n_threads_property_is_uint_0_to_maxint_default_0)
+{
+  GstElement *e = ce_test_make_element (ELEMENT->factory);
+  GParamSpec *pspec = ce_test_find_property (G_OBJECT (e), "n-threads");
+  guint n = 1;
+
+  fail_unless (G_IS_PARAM_SPEC_UINT (pspec));
+  fail_unless_equals_int (G_PARAM_SPEC_UINT (pspec)->minimum, 0);
+  fail_unless_equals_uint64 (G_PARAM_SPEC_UINT (pspec)->maximum, G_MAXINT);
+  fail_unless_equals_int (G_PARAM_SPEC_UINT (pspec)->default_value, 0);
+  fail_unless (pspec->flags & G_PARAM_WRITABLE);
+  fail_unless (pspec->flags & GST_PARAM_MUTABLE_READY);
+  fail_if (pspec->flags & GST_PARAM_MUTABLE_PLAYING);
+  g_object_get (e, "n-threads", &n, NULL);
+  fail_unless_equals_int (n, 0);
+  g_object_set (e, "n-threads", (guint) G_MAXINT, NULL);
+  g_object_get (e, "n-threads", &n, NULL);
+  fail_unless_equals_uint64 (n, G_MAXINT);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+typedef struct
+{
+  const gchar *needle;
+  gboolean seen;
+} LogWatch;
+
+static void
+watch_warnings (G_GNUC_UNUSED GstDebugCategory * category,
+    GstDebugLevel level, G_GNUC_UNUSED const gchar * file,
+    G_GNUC_UNUSED const gchar * function, G_GNUC_UNUSED gint line,
+    G_GNUC_UNUSED GObject * object, GstDebugMessage * message,
+    gpointer user_data)
+{
+  LogWatch *watch = user_data;
+  const gchar *text = gst_debug_message_get (message);
+
+  if (level == GST_LEVEL_WARNING && text && strstr (text, watch->needle))
+    watch->seen = TRUE;
+}
+
+GST_START_TEST (test_n_threads_is_ignored_with_a_warning_above_ready)
+{
+  CeTestFixture f;
+  GstElement *e = new_element (ELEMENT, "cpu");
+  LogWatch watch = { "'n-threads'", FALSE };
+  guint n = 0;
+
+  /* Taken in NULL and READY... */
+  g_object_set (e, "n-threads", 3, NULL);
+  g_object_get (e, "n-threads", &n, NULL);
+  fail_unless_equals_int (n, 3);
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_READY),
+      GST_STATE_CHANGE_SUCCESS);
+  g_object_set (e, "n-threads", 2, NULL);
+  g_object_get (e, "n-threads", &n, NULL);
+  fail_unless_equals_int (n, 2);
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+
+  /* ... ignored while PLAYING, with a warning in the log. */
+  ce_test_fixture_start (&f, e, "GRAY8", 8, 8);
+  gst_debug_set_threshold_for_name ("cebasefilter", GST_LEVEL_WARNING);
+  gst_debug_add_log_function (watch_warnings, &watch, NULL);
+  g_object_set (f.element, "n-threads", 5, NULL);
+  gst_debug_remove_log_function_by_data (&watch);
+  gst_debug_unset_threshold_for_name ("cebasefilter");
+  g_object_get (f.element, "n-threads", &n, NULL);
+  fail_unless_equals_int (n, 2);
+  fail_unless (watch.seen, "no warning for n-threads set while PLAYING");
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_n_threads_1_2_and_0_give_identical_output)
+{
+  const Element *el = ELEMENT;
+  static const guint n_threads[] = { 1, 2, 0 };
+  GstVideoInfo info;
+  GstBuffer *in = ce_test_random_frame (el->format, 641, 481, 641, &info);
+  guint8 *expected = expected_output (el, in, &info);
+  guint i;
+
+  /* On the CPU backend whatever the run's backend: frames are cut into
+   * bands of rows, one per thread, and the seams must not show.  Each
+   * output equals the one reference, so all are identical (the padding
+   * of their rows aside). */
+  for (i = 0; i < G_N_ELEMENTS (n_threads); i++) {
+    CeTestFixture f;
+    GstElement *e = new_element (el, "cpu");
+    GstBuffer *out;
+
+    g_object_set (e, "n-threads", n_threads[i], NULL);
+    ce_test_fixture_start (&f, e, el->format, 641, 481);
+    out = ce_test_push_and_pull (f.h, gst_buffer_ref (in));
+    assert_output (el, out, el->format, expected, 641, 481);
+    gst_buffer_unref (out);
+    ce_test_fixture_stop (&f);
+  }
+  gst_buffer_unref (in);
+  g_free (expected);
+}
+
+GST_END_TEST;
+
+/* ---- check ---- */
+
+GST_START_TEST (test_check_interval_counts_checked_frames)
+{
+  const Element *el = ELEMENT;
+  const gchar *format = el->interval_format;
+  CeTestFixture f;
+  GstElement *e = new_element (el, NULL);
+  GstFlowReturn ret;
+
+  /* On the CPU nothing independent is compared, so nothing counts as
+   * checked; the GPU checks frames 0, 3, 6. */
+  g_object_set (e, "check", TRUE, "check-interval", 3, NULL);
+  ce_test_fixture_start (&f, e, format, 24, 24);
+  ce_test_push_frames (&f, format, 24, 24, 7, &ret);
+  fail_unless_equals_int (ret, GST_FLOW_OK);
+  ce_test_drain (f.h);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames"), 7);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames-checked"),
+      runs_on_cpu ()? 0 : 3);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "mismatches"), 0);
+  fail_if (gst_bus_pop_filtered (f.bus, GST_MESSAGE_ELEMENT |
+          GST_MESSAGE_WARNING | GST_MESSAGE_ERROR) != NULL,
+      "unexpected check message");
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
+#ifdef CE_TEST_HOOKS
+
+/* With the corrupt-frame hook set (to a frame never reached), the CPU
+ * compares against a second reference too, every check-interval frames. */
+GST_START_TEST (test_check_interval_with_the_hook_checks_on_the_cpu_too)
+{
+  const Element *el = ELEMENT;
+  const gchar *format = el->interval_format;
+  CeTestFixture f;
+  GstElement *e = new_element (el, NULL);
+  GstFlowReturn ret;
+
+  g_setenv (el->corrupt_env, "1000", TRUE);
+  g_object_set (e, "check", TRUE, "check-interval", 3, NULL);
+  ce_test_fixture_start (&f, e, format, 24, 24);
+  g_unsetenv (el->corrupt_env); /* read at start */
+  ce_test_push_frames (&f, format, 24, 24, 7, &ret);
+  fail_unless_equals_int (ret, GST_FLOW_OK);
+  ce_test_drain (f.h);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames"), 7);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames-checked"),
+      3);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "mismatches"), 0);
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_check_mismatch_posts_message_and_warning)
+{
+  const Element *el = ELEMENT;
+  CeTestFixture f;
+  GstElement *e = new_element (el, NULL);
+  GstFlowReturn ret;
+  GstMessage *msg;
+  const GstStructure *s;
+  guint64 frame = 0, mismatches = 0;
+  gint x = -1, y = -1, expected = -1, got = -1;
+  GstVideoInfo info;
+  GstBuffer *frame1;
+  guint8 *ref;
+
+  g_setenv (el->corrupt_env, "1", TRUE);
+  g_object_set (e, "check", TRUE, NULL);
+  ce_test_fixture_start (&f, e, "RGBA", 48, 32);
+  g_unsetenv (el->corrupt_env); /* read at start */
+
+  ce_test_push_frames (&f, "RGBA", 48, 32, 3, &ret);
+  fail_unless_equals_int (ret, GST_FLOW_OK);
+  ce_test_drain (f.h);
+  fail_unless_equals_int (gst_harness_buffers_received (f.h), 3);
+
+  msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_ELEMENT);
+  fail_unless (msg != NULL, "no %s message", el->check_message);
+  s = gst_message_get_structure (msg);
+  fail_unless (gst_structure_has_name (s, el->check_message));
+  fail_unless (gst_structure_get (s, "frame", G_TYPE_UINT64, &frame,
+          "mismatches", G_TYPE_UINT64, &mismatches, "x", G_TYPE_INT, &x,
+          "y", G_TYPE_INT, &y, "expected", G_TYPE_INT, &expected,
+          "got", G_TYPE_INT, &got, NULL));
+  fail_unless_equals_uint64 (frame, 1);
+  fail_unless_equals_uint64 (mismatches, 1);
+  fail_unless_equals_int (x, 0);
+  fail_unless_equals_int (y, 0);
+
+  /* Frame 1 is the second of ce_test_push_frames: seed 41. */
+  frame1 = ce_test_random_frame ("RGBA", 48, 32, 41, &info);
+  ref = expected_output (el, frame1, &info);
+  fail_unless_equals_int (expected, ref[0]);
+  fail_unless_equals_int (got, ref[0] ^ 0xff);
+  g_free (ref);
+  gst_buffer_unref (frame1);
+  gst_message_unref (msg);
+
+  msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_WARNING);
+  fail_unless (msg != NULL, "no warning");
+  gst_message_unref (msg);
+  msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_ERROR);
+  fail_if (msg != NULL, "check-fail=warn posted an error");
+
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames-checked"),
+      3);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "mismatches"), 1);
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_check_fail_error_posts_error)
+{
+  const Element *el = ELEMENT;
+  CeTestFixture f;
+  GstElement *e = new_element (el, NULL);
+  GstFlowReturn ret;
+  GstMessage *msg;
+
+  g_setenv (el->corrupt_env, "2", TRUE);
+  gst_util_set_object_arg (G_OBJECT (e), "check-fail", "error");
+  g_object_set (e, "check", TRUE, NULL);
+  ce_test_fixture_start (&f, e, "GRAY8", 20, 20);
+  g_unsetenv (el->corrupt_env);
+
+  ce_test_push_frames (&f, "GRAY8", 20, 20, 4, &ret);
+  fail_unless_equals_int (ret, GST_FLOW_ERROR);
+  fail_unless_equals_int (gst_harness_buffers_received (f.h), 2);
+
+  msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_ELEMENT);
+  fail_unless (msg != NULL);
+  fail_unless (gst_message_has_name (msg, el->check_message));
+  gst_message_unref (msg);
+  msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error");
+  gst_message_unref (msg);
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
+/* ---- GPU failure mid-stream (CUDA only) ---- */
+
+/* Frame 3 of 8 fails on the GPU (the core's test hook), at @rate. */
+static void
+check_cuda_failure_at_frame_3 (const Element * el, const gchar * backend,
+    const gchar * rate)
+{
+  CeTestFixture f;
+  GstElement *e = new_element (el, backend);
+  GstVideoInfo info;
+  GstMessage *msg;
+  GstFlowReturn ret = GST_FLOW_OK;
+  GstStructure *s;
+  guint8 *expected[8];
+  guint i;
+
+  g_setenv (el->cuda_fail_env, "3", TRUE);
+  ce_test_fixture_start_with_rate (&f, e, el->format, 96, 64, rate);
+  g_unsetenv (el->cuda_fail_env);       /* read at start */
+  fail_unless (ce_test_runs_on_cuda (f.element));
+
+  for (i = 0; i < 8 && ret == GST_FLOW_OK; i++) {
+    GstBuffer *in = ce_test_random_frame (el->format, 96, 64, 60 + i, &info);
+
+    expected[i] = expected_output (el, in, &info);
+    GST_BUFFER_PTS (in) = i * GST_SECOND / 25;
+    ret = gst_harness_push (f.h, in);
+  }
+
+  if (g_str_equal (backend, "cuda")) {
+    /* No fallback: the stream fails at frame 3. */
+    fail_unless_equals_int (ret, GST_FLOW_ERROR);
+    msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_ERROR);
+    fail_unless (msg != NULL, "backend=cuda posted no error");
+    gst_message_unref (msg);
+    fail_unless (gst_harness_buffers_received (f.h) <= 3);
+    while (i-- > 0)
+      g_free (expected[i]);
+    ce_test_fixture_stop (&f);
+    return;
+  }
+
+  /* backend=auto: a warning, then the CPU; every frame out, in order. */
+  fail_unless_equals_int (ret, GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (f.h, gst_event_new_eos ()));
+  fail_unless_equals_int (gst_harness_buffers_received (f.h), 8);
+  for (i = 0; i < 8; i++) {
+    GstBuffer *out = gst_harness_pull (f.h);
+
+    fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * GST_SECOND / 25);
+    assert_output (el, out, el->format, expected[i], 96, 64);
+    gst_buffer_unref (out);
+    g_free (expected[i]);
+  }
+  msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_WARNING);
+  fail_unless (msg != NULL, "no warning for the fallback");
+  gst_message_unref (msg);
+  fail_if (gst_bus_pop_filtered (f.bus, GST_MESSAGE_ERROR) != NULL);
+
+  s = ce_test_get_stats (f.element);
+  fail_unless_equals_string (gst_structure_get_string (s, "backend"), "cpu");
+  gst_structure_free (s);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames"), 8);
+  /* No frame in flight any more. */
+  fail_unless_equals_uint64 (gst_harness_query_latency (f.h), 0);
+  ce_test_fixture_stop (&f);
+}
+
+GST_START_TEST (test_cuda_failure_falls_back_to_cpu_without_losing_frames)
+{
+  if (ce_test_skip_without_cuda ())
+    return;
+  check_cuda_failure_at_frame_3 (ELEMENT, "auto", "25/1");
+  check_cuda_failure_at_frame_3 (ELEMENT, "auto", "0/1");
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_cuda_failure_with_backend_cuda_is_an_error)
+{
+  if (ce_test_skip_without_cuda ())
+    return;
+  check_cuda_failure_at_frame_3 (ELEMENT, "cuda", "25/1");
+  check_cuda_failure_at_frame_3 (ELEMENT, "cuda", "0/1");
+}
+
+GST_END_TEST;
+
+#endif /* CE_TEST_HOOKS */
+
+/* ---- stats and introspection ---- */
+
+GST_START_TEST (test_stats_fields_present_and_counting)
+{
+  const Element *el = ELEMENT;
+  const gchar *format = el->stats_format;
+  CeTestFixture f;
+  GstStructure *s;
+  GstFlowReturn ret;
+  const gchar *backend, *device;
+  gdouble up = -1, kern = -1, down = -1;
+  guint64 frames = 0;
+
+  ce_test_fixture_start (&f, new_element (el, NULL), format, 64, 64);
+  ce_test_push_frames (&f, format, 64, 64, 5, &ret);
+  fail_unless_equals_int (ret, GST_FLOW_OK);
+  ce_test_drain (f.h);
+
+  s = ce_test_get_stats (f.element);
+  fail_unless (gst_structure_has_name (s, el->stats_name));
+  fail_unless (gst_structure_get (s, "frames", G_TYPE_UINT64, &frames,
+          "upload-us", G_TYPE_DOUBLE, &up, "kernel-us", G_TYPE_DOUBLE, &kern,
+          "download-us", G_TYPE_DOUBLE, &down, NULL));
+  fail_unless (gst_structure_has_field_typed (s, "frames-checked",
+          G_TYPE_UINT64));
+  fail_unless (gst_structure_has_field_typed (s, "mismatches",
+          G_TYPE_UINT64));
+  fail_unless_equals_uint64 (frames, 5);
+  fail_unless (up >= 0 && kern >= 0 && down >= 0);
+  backend = gst_structure_get_string (s, "backend");
+  device = gst_structure_get_string (s, "device");
+  fail_unless (backend != NULL && device != NULL);
+  if (g_str_equal (backend, "cpu")) {
+    fail_unless_equals_string (device, "cpu");
+    fail_if (g_str_equal (ce_test_backend (), "cuda"));
+  } else {
+    fail_unless_equals_string (backend, "cuda");
+    fail_unless (*device != '\0');
+  }
+  gst_structure_free (s);
+
+  ce_test_push_frames (&f, format, 64, 64, 2, &ret);
+  fail_unless_equals_int (ret, GST_FLOW_OK);
+  ce_test_drain (f.h);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames"), 7);
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
+/* The properties of the base class; n-threads has a case of its own. */
+GST_START_TEST (test_property_introspection)
+{
+  GstElement *e = ce_test_make_element (ELEMENT->factory);
+  GObject *o = G_OBJECT (e);
+  GParamSpec *pspec;
+  static const gchar *const backends[] = { "auto", "cuda", "cpu", NULL };
+  static const gchar *const fails[] = { "warn", "error", NULL };
+
+  pspec = ce_test_find_property (o, "check");
+  fail_unless (G_PARAM_SPEC_BOOLEAN (pspec)->default_value == FALSE);
+  fail_unless (pspec->flags & GST_PARAM_MUTABLE_PLAYING);
+
+  pspec = ce_test_find_property (o, "check-interval");
+  fail_unless_equals_int (G_PARAM_SPEC_UINT (pspec)->minimum, 1);
+  fail_unless_equals_int (G_PARAM_SPEC_UINT (pspec)->default_value, 1);
+  fail_unless (pspec->flags & GST_PARAM_MUTABLE_PLAYING);
+
+  pspec = ce_test_find_property (o, "cuda-device-id");
+  fail_unless_equals_int (G_PARAM_SPEC_INT (pspec)->minimum, -1);
+  fail_unless_equals_int (G_PARAM_SPEC_INT (pspec)->default_value, -1);
+  fail_unless (pspec->flags & GST_PARAM_MUTABLE_READY);
+
+  ce_test_assert_enum_property (o, "check-fail", "warn", fails,
+      GST_PARAM_MUTABLE_PLAYING);
+  ce_test_assert_enum_property (o, "backend", "auto", backends,
+      GST_PARAM_MUTABLE_READY);
+
+  pspec = ce_test_find_property (o, "stats");
+  fail_unless (G_PARAM_SPEC_VALUE_TYPE (pspec) == GST_TYPE_STRUCTURE);
+  fail_if (pspec->flags & G_PARAM_WRITABLE);
+
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
+/* ---- the suite ---- */
+
+static Suite *
+elements_suite (void)
+{
+  Suite *s = suite_create ("elements");
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (elements); i++) {
+    TCase *tc = tcase_create (elements[i].factory);
+
+#define ADD(test) tcase_add_loop_test (tc, test, i, i + 1)
+    suite_add_tcase (s, tc);
+    tcase_add_checked_fixture (tc, NULL, clear_test_hooks);
+    ADD (test_n_buffers_in_n_out_with_metadata);
+    ADD (test_n_buffers_in_n_out_without_framerate);
+    ADD (test_latency_is_one_frame_when_pipelined);
+    ADD (test_flush_mid_stream_then_more_buffers);
+    ADD (test_eos_passes);
+    ADD (test_output_caps_keep_rate_and_par);
+    ADD (test_renegotiation_to_another_size_and_format);
+    ADD (test_too_small_buffer_is_an_error);
+    ADD (test_video_meta_outside_buffer_is_an_error);
+    ADD (test_backend_cuda_errors_without_gpu_or_works_with_one);
+    ADD (test_backend_auto_picks_cuda_or_falls_back_to_cpu);
+    ADD (test_backend_is_ready_only);
+    ADD (test_cuda_device_id_is_ready_only);
+    ADD (test_n_threads_property_is_uint_0_to_maxint_default_0);
+    ADD (test_n_threads_is_ignored_with_a_warning_above_ready);
+    ADD (test_n_threads_1_2_and_0_give_identical_output);
+    ADD (test_check_interval_counts_checked_frames);
+#ifdef CE_TEST_HOOKS
+    ADD (test_check_interval_with_the_hook_checks_on_the_cpu_too);
+    ADD (test_check_mismatch_posts_message_and_warning);
+    ADD (test_check_fail_error_posts_error);
+    ADD (test_cuda_failure_falls_back_to_cpu_without_losing_frames);
+    ADD (test_cuda_failure_with_backend_cuda_is_an_error);
+#endif
+    ADD (test_stats_fields_present_and_counting);
+    ADD (test_property_introspection);
+#undef ADD
+  }
+  return s;
+}
+
+int
+main (int argc, char **argv)
+{
+#ifndef CE_TEST_HOOKS
+  g_print ("NOTE: built without -Dtest-hooks=true: the cases that need the "
+      "plugin's test hooks are LEFT OUT (check mismatch, check-fail=error, "
+      "check-interval on the CPU with the hook, CUDA failure mid-stream); "
+      "configure with -Dtest-hooks=true to run them\n");
+#endif
+  return ce_test_main (argc, argv, "elements", elements_suite, __FILE__);
+}
