@@ -56,32 +56,32 @@ typedef struct
   size_t pitch;                 /* device images only */
   size_t row_bytes;
   int rows;
-} buffer;
+} ce_buffer;
 
 typedef struct
 {
   cudaEvent_t up_start, up_end, k_start, k_end, down_end;
   cudaEvent_t ready;            /* this band's input rows are on the device */
-} band_events;
+} ce_band_events;
 
 /* One frame in flight. */
 typedef struct
 {
-  band_events events[MAX_BANDS];
+  ce_band_events events[MAX_BANDS];
   int n_events;                 /* created */
   int n_bands;                  /* used by the frame in flight */
   int busy;
   int fail;                     /* injected failure */
 
-  buffer d_src, d_luma, d_dst;
-  buffer h_src_stage, h_dst_stage;
+  ce_buffer d_src, d_luma, d_dst;
+  ce_buffer h_src_stage, h_dst_stage;
 
   /* Where the wait copies the result when dst went through staging. */
   uint8_t *user_dst;
   size_t user_dst_stride;
   size_t dst_row_bytes;
   int dst_rows;
-} slot_state;
+} ce_slot_state;
 
 struct ce_cuda_ctx
 {
@@ -91,7 +91,7 @@ struct ce_cuda_ctx
   cudaStream_t *streams;
   int bands;                    /* 0: by frame size */
   int fail_countdown;
-  slot_state slots[CE_CUDA_SLOTS];
+  ce_slot_state slots[CE_CUDA_SLOTS];
 };
 
 ce_status
@@ -281,10 +281,10 @@ ctx_create_on_device (int device_id, int n_streams, ce_cuda_ctx ** out)
     ctx->n_streams = i + 1;
   }
   for (j = 0; j < CE_CUDA_SLOTS; j++) {
-    slot_state *sl = &ctx->slots[j];
+    ce_slot_state *sl = &ctx->slots[j];
 
     for (i = 0; i < MAX_BANDS; i++) {
-      band_events *e = &sl->events[i];
+      ce_band_events *e = &sl->events[i];
 
       CUDA_TRY (cudaEventCreate (&e->up_start));
       CUDA_TRY (cudaEventCreate (&e->up_end));
@@ -305,7 +305,7 @@ fail:
 }
 
 static void
-buffer_release (buffer * b, int pinned)
+buffer_release (ce_buffer * b, int pinned)
 {
   if (b->ptr) {
     if (pinned)
@@ -330,10 +330,10 @@ ce_cuda_ctx_free (ce_cuda_ctx * ctx)
     cudaStreamDestroy (ctx->streams[i]);
   }
   for (j = 0; j < CE_CUDA_SLOTS; j++) {
-    slot_state *sl = &ctx->slots[j];
+    ce_slot_state *sl = &ctx->slots[j];
 
     for (i = 0; i < sl->n_events; i++) {
-      band_events *e = &sl->events[i];
+      ce_band_events *e = &sl->events[i];
 
       cudaEventDestroy (e->up_start);
       cudaEventDestroy (e->up_end);
@@ -424,7 +424,7 @@ fail:
 /* Grows a device image (pitched) or a pinned host buffer to hold rows of
  * row_bytes; contents are not kept. */
 static ce_status
-buffer_reserve (buffer * b, size_t row_bytes, int rows, int pinned)
+buffer_reserve (ce_buffer * b, size_t row_bytes, int rows, int pinned)
 {
   ce_status status = CE_STATUS_OK;
 
@@ -480,8 +480,8 @@ band_count (const ce_cuda_ctx * ctx, int rows, size_t bytes)
 /* Everything the edge and upscale submissions share: a job moves src rows
  * up in bands, runs the band's kernels once the rows they read are there,
  * and moves its output rows down. */
-typedef struct band_job band_job;
-struct band_job
+typedef struct ce_band_job ce_band_job;
+struct ce_band_job
 {
   const uint8_t *h_src;         /* pinned (caller's or staging) */
   size_t src_stride;
@@ -498,9 +498,9 @@ struct band_job
   /* Enqueue the kernels that turn src rows [r0, r1) into output: prepare
    * (optional) right after the band's upload, run once the next band's
    * rows are there too. */
-  ce_status (*prepare) (slot_state * sl, band_job * job, int r0, int r1,
+  ce_status (*prepare) (ce_slot_state * sl, ce_band_job * job, int r0, int r1,
       cudaStream_t stream);
-  ce_status (*run) (slot_state * sl, band_job * job, int r0, int r1,
+  ce_status (*run) (ce_slot_state * sl, ce_band_job * job, int r0, int r1,
       cudaStream_t stream);
 };
 
@@ -517,7 +517,7 @@ drain_streams (ce_cuda_ctx * ctx)
 }
 
 static ce_status
-enqueue_bands (ce_cuda_ctx * ctx, slot_state * sl, band_job * job)
+enqueue_bands (ce_cuda_ctx * ctx, ce_slot_state * sl, ce_band_job * job)
 {
   ce_status status = CE_STATUS_OK;
   int rows = job->src_rows;
@@ -539,7 +539,7 @@ enqueue_bands (ce_cuda_ctx * ctx, slot_state * sl, band_job * job)
     if (b < n) {
       int r0 = b * band_rows, r1 = r0 + band_rows < rows ? r0 + band_rows : rows;
       cudaStream_t s = ctx->streams[0];
-      band_events *e = &sl->events[b];
+      ce_band_events *e = &sl->events[b];
 
       if (job->user_src) {
         /* Staging copy on the CPU overlaps the previous band's upload. */
@@ -564,7 +564,7 @@ enqueue_bands (ce_cuda_ctx * ctx, slot_state * sl, band_job * job)
       int o0 = r0 * job->out_rows_per_src_row;
       int o1 = r1 * job->out_rows_per_src_row;
       cudaStream_t s = ctx->streams[1 + k % (ctx->n_streams - 1)];
-      band_events *e = &sl->events[k];
+      ce_band_events *e = &sl->events[k];
 
       CUDA_TRY (cudaStreamWaitEvent (s, sl->events[b < n ? b : k].ready, 0));
       CUDA_TRY (cudaEventRecord (e->k_start, s));
@@ -587,7 +587,7 @@ fail:
 /* Sets up the pinned side of a job: the caller's memory when it is
  * page-locked, otherwise the slot's staging buffers. */
 static ce_status
-job_bind_host (slot_state * sl, band_job * job, const uint8_t * src,
+job_bind_host (ce_slot_state * sl, ce_band_job * job, const uint8_t * src,
     size_t src_stride, uint8_t * dst, size_t dst_stride, int dst_rows)
 {
   ce_status status;
@@ -623,7 +623,7 @@ fail:
 }
 
 static ce_status
-claim_slot (ce_cuda_ctx * ctx, int slot, slot_state ** out)
+claim_slot (ce_cuda_ctx * ctx, int slot, ce_slot_state ** out)
 {
   ce_status status;
 
@@ -644,7 +644,7 @@ claim_slot (ce_cuda_ctx * ctx, int slot, slot_state ** out)
 /* Marks the slot busy after a successful submission and arms an injected
  * failure on it when the countdown says so. */
 static void
-slot_submitted (ce_cuda_ctx * ctx, slot_state * sl)
+slot_submitted (ce_cuda_ctx * ctx, ce_slot_state * sl)
 {
   sl->busy = 1;
   sl->fail = ctx->fail_countdown > 0 && --ctx->fail_countdown == 0;
@@ -654,7 +654,7 @@ ce_status
 ce_cuda_frame_wait (ce_cuda_ctx * ctx, int slot, ce_timing * timing)
 {
   ce_status status = CE_STATUS_OK;
-  slot_state *sl;
+  ce_slot_state *sl;
   int b, i, prev = -1;
 
   if ((status = ce_check_pointer (ctx, "ctx")) != CE_STATUS_OK)
@@ -683,7 +683,7 @@ ce_cuda_frame_wait (ce_cuda_ctx * ctx, int slot, ce_timing * timing)
     float up = 0, kern = 0, down = 0, ms;
 
     for (b = 0; b < sl->n_bands; b++) {
-      band_events *e = &sl->events[b];
+      ce_band_events *e = &sl->events[b];
 
       CUDA_TRY (cudaEventElapsedTime (&ms, e->up_start, e->up_end));
       up += ms;
@@ -715,18 +715,18 @@ fail:
 
 typedef struct
 {
-  band_job job;
+  ce_band_job job;
   ce_format format;
   int width, height;
   ce_edge_consts consts;
   int needs_luma;
-} edge_job;
+} ce_edge_job;
 
 static ce_status
-edge_prepare (slot_state * sl, band_job * job, int r0, int r1,
+edge_prepare (ce_slot_state * sl, ce_band_job * job, int r0, int r1,
     cudaStream_t s)
 {
-  edge_job *ej = (edge_job *) job;
+  ce_edge_job *ej = (ce_edge_job *) job;
 
   if (!ej->needs_luma)
     return CE_STATUS_OK;
@@ -735,10 +735,10 @@ edge_prepare (slot_state * sl, band_job * job, int r0, int r1,
 }
 
 static ce_status
-edge_run (slot_state * sl, band_job * job, int r0, int r1, cudaStream_t s)
+edge_run (ce_slot_state * sl, ce_band_job * job, int r0, int r1, cudaStream_t s)
 {
-  edge_job *ej = (edge_job *) job;
-  const buffer *luma = ej->needs_luma ? &sl->d_luma : &sl->d_src;
+  ce_edge_job *ej = (ce_edge_job *) job;
+  const ce_buffer *luma = ej->needs_luma ? &sl->d_luma : &sl->d_src;
 
   return ce_launch_edge_fused (luma->ptr, luma->pitch, ej->width,
       ej->height, r0, r1, &ej->consts, sl->d_dst.ptr, sl->d_dst.pitch, s);
@@ -749,8 +749,8 @@ ce_cuda_edge_frame_submit (ce_cuda_ctx * ctx, int slot, const ce_frame * src,
     const ce_edge_params * params, uint8_t * dst, size_t dst_stride)
 {
   ce_luma_layout layout;
-  slot_state *sl;
-  edge_job ej;
+  ce_slot_state *sl;
+  ce_edge_job ej;
   ce_status status;
   int w, h, prev;
 
@@ -810,14 +810,14 @@ ce_cuda_edge_frame (ce_cuda_ctx * ctx, const ce_frame * src,
 
 typedef struct
 {
-  band_job job;
+  ce_band_job job;
   int width, height, bpp;
-} upscale_job;
+} ce_upscale_job;
 
 static ce_status
-upscale_run (slot_state * sl, band_job * job, int r0, int r1, cudaStream_t s)
+upscale_run (ce_slot_state * sl, ce_band_job * job, int r0, int r1, cudaStream_t s)
 {
-  upscale_job *uj = (upscale_job *) job;
+  ce_upscale_job *uj = (ce_upscale_job *) job;
 
   return ce_launch_upscale2x (sl->d_src.ptr, sl->d_src.pitch, uj->width,
       uj->height, uj->bpp, 2 * r0, 2 * r1, sl->d_dst.ptr, sl->d_dst.pitch, s);
@@ -828,8 +828,8 @@ ce_cuda_upscale2x_frame_submit (ce_cuda_ctx * ctx, int slot,
     const uint8_t * src, size_t src_stride, int width, int height,
     int bytes_per_pixel, uint8_t * dst, size_t dst_stride)
 {
-  slot_state *sl;
-  upscale_job uj;
+  ce_slot_state *sl;
+  ce_upscale_job uj;
   ce_status status;
   int prev;
 

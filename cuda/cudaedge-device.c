@@ -13,7 +13,7 @@
 #include "cudaedge-kernels.h"
 #include "cudaedge-private.h"
 
-#define DEV_TRY(call) \
+#define CUDA_RETURN_IF_FAILED(call) \
   do { \
     cudaError_t err_ = (call); \
     if (err_ != cudaSuccess) { \
@@ -30,32 +30,32 @@ typedef struct
   size_t pitch;
   size_t row_bytes;
   int rows;
-} dev_image;
+} ce_dev_image;
 
 typedef struct
 {
   cudaStream_t stream;
   cudaEvent_t start, kernels_done, done;
-  dev_image luma;               /* luma of formats with more than 1 B/px */
-  dev_image out;                /* output when the caller gives none */
+  ce_dev_image luma;               /* luma of formats with more than 1 B/px */
+  ce_dev_image out;                /* output when the caller gives none */
   int queued;                   /* work queued since the last wait */
   int downloads;                /* a download is queued */
-} dev_slot;
+} ce_dev_slot;
 
 struct ce_cuda_dev
 {
-  dev_slot slots[CE_CUDA_SLOTS];
+  ce_dev_slot slots[CE_CUDA_SLOTS];
 };
 
 static ce_status
-dev_image_ensure (dev_image * img, size_t row_bytes, int rows)
+dev_image_ensure (ce_dev_image * img, size_t row_bytes, int rows)
 {
   if (img->ptr && img->row_bytes >= row_bytes && img->rows >= rows)
     return CE_STATUS_OK;
   if (img->ptr)
     cudaFree (img->ptr);
   memset (img, 0, sizeof (*img));
-  DEV_TRY (cudaMallocPitch ((void **) &img->ptr, &img->pitch, row_bytes,
+  CUDA_RETURN_IF_FAILED (cudaMallocPitch ((void **) &img->ptr, &img->pitch, row_bytes,
           (size_t) rows));
   img->row_bytes = row_bytes;
   img->rows = rows;
@@ -78,7 +78,7 @@ ce_cuda_dev_new (ce_cuda_dev ** out)
     return CE_STATUS_OUT_OF_MEMORY;
   }
   for (i = 0; i < CE_CUDA_SLOTS; i++) {
-    dev_slot *sl = &dev->slots[i];
+    ce_dev_slot *sl = &dev->slots[i];
     cudaError_t err;
 
     err = cudaStreamCreateWithFlags (&sl->stream, cudaStreamNonBlocking);
@@ -108,7 +108,7 @@ ce_cuda_dev_free (ce_cuda_dev * dev)
   if (!dev)
     return;
   for (i = 0; i < CE_CUDA_SLOTS; i++) {
-    dev_slot *sl = &dev->slots[i];
+    ce_dev_slot *sl = &dev->slots[i];
 
     if (sl->stream)
       cudaStreamSynchronize (sl->stream);
@@ -129,7 +129,7 @@ ce_cuda_dev_free (ce_cuda_dev * dev)
 }
 
 static ce_status
-dev_get_slot (ce_cuda_dev * dev, int slot, dev_slot ** out)
+dev_get_slot (ce_cuda_dev * dev, int slot, ce_dev_slot ** out)
 {
   if (!dev) {
     ce_set_error ("dev is NULL");
@@ -145,10 +145,10 @@ dev_get_slot (ce_cuda_dev * dev, int slot, dev_slot ** out)
 
 /* The first submission since the last wait marks the start. */
 static ce_status
-dev_begin (dev_slot * sl)
+dev_begin (ce_dev_slot * sl)
 {
   if (!sl->queued) {
-    DEV_TRY (cudaEventRecord (sl->start, sl->stream));
+    CUDA_RETURN_IF_FAILED (cudaEventRecord (sl->start, sl->stream));
     sl->queued = 1;
     sl->downloads = 0;
   }
@@ -164,7 +164,7 @@ ce_cuda_dev_edge_submit (ce_cuda_dev * dev, int slot, const ce_frame * src,
   ce_edge_consts consts;
   const uint8_t *d_luma;
   size_t luma_pitch;
-  dev_slot *sl;
+  ce_dev_slot *sl;
   ce_status status;
   int w, h;
 
@@ -207,9 +207,9 @@ ce_cuda_dev_edge_submit (ce_cuda_dev * dev, int slot, const ce_frame * src,
       d_dst, d_pitch, sl->stream);
   if (status != CE_STATUS_OK)
     return status;
-  DEV_TRY (cudaEventRecord (sl->kernels_done, sl->stream));
+  CUDA_RETURN_IF_FAILED (cudaEventRecord (sl->kernels_done, sl->stream));
   if (h_dst) {
-    DEV_TRY (cudaMemcpy2DAsync (h_dst, h_stride, d_dst, d_pitch, w, h,
+    CUDA_RETURN_IF_FAILED (cudaMemcpy2DAsync (h_dst, h_stride, d_dst, d_pitch, w, h,
             cudaMemcpyDeviceToHost, sl->stream));
     sl->downloads = 1;
   }
@@ -221,7 +221,7 @@ ce_cuda_dev_upscale2x_submit (ce_cuda_dev * dev, int slot,
     const uint8_t * d_src, size_t src_pitch, int width, int height,
     int bytes_per_pixel, uint8_t * d_dst, size_t dst_pitch)
 {
-  dev_slot *sl;
+  ce_dev_slot *sl;
   ce_status status;
 
   if ((status = dev_get_slot (dev, slot, &sl)) != CE_STATUS_OK ||
@@ -231,7 +231,7 @@ ce_cuda_dev_upscale2x_submit (ce_cuda_dev * dev, int slot,
       bytes_per_pixel, 0, 2 * height, d_dst, dst_pitch, sl->stream);
   if (status != CE_STATUS_OK)
     return status;
-  DEV_TRY (cudaEventRecord (sl->kernels_done, sl->stream));
+  CUDA_RETURN_IF_FAILED (cudaEventRecord (sl->kernels_done, sl->stream));
   return CE_STATUS_OK;
 }
 
@@ -239,7 +239,7 @@ ce_status
 ce_cuda_dev_fill_submit (ce_cuda_dev * dev, int slot, uint8_t * d_dst,
     size_t pitch, size_t row_bytes, int rows, int value)
 {
-  dev_slot *sl;
+  ce_dev_slot *sl;
   ce_status status;
 
   if ((status = dev_get_slot (dev, slot, &sl)) != CE_STATUS_OK ||
@@ -247,7 +247,7 @@ ce_cuda_dev_fill_submit (ce_cuda_dev * dev, int slot, uint8_t * d_dst,
       (status = dev_begin (sl)) != CE_STATUS_OK)
     return status;
   if (rows > 0 && row_bytes > 0)
-    DEV_TRY (cudaMemset2DAsync (d_dst, pitch, value, row_bytes, rows,
+    CUDA_RETURN_IF_FAILED (cudaMemset2DAsync (d_dst, pitch, value, row_bytes, rows,
             sl->stream));
   return CE_STATUS_OK;
 }
@@ -256,7 +256,7 @@ ce_status
 ce_cuda_dev_wait (ce_cuda_dev * dev, int slot, ce_timing * timing)
 {
   float k_ms = 0.0f, d_ms = 0.0f;
-  dev_slot *sl;
+  ce_dev_slot *sl;
   ce_status status;
 
   if (timing)
@@ -266,8 +266,8 @@ ce_cuda_dev_wait (ce_cuda_dev * dev, int slot, ce_timing * timing)
   if (!sl->queued)
     return CE_STATUS_OK;
   sl->queued = 0;
-  DEV_TRY (cudaEventRecord (sl->done, sl->stream));
-  DEV_TRY (cudaEventSynchronize (sl->done));
+  CUDA_RETURN_IF_FAILED (cudaEventRecord (sl->done, sl->stream));
+  CUDA_RETURN_IF_FAILED (cudaEventSynchronize (sl->done));
   if (timing) {
     if (cudaEventElapsedTime (&k_ms, sl->start, sl->kernels_done)
         == cudaSuccess)

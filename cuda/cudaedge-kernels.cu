@@ -44,7 +44,9 @@ ce_launch_status (const char *what)
   return CE_STATUS_OK;
 }
 
-#define CE_TRY(expr) do { ce_status _s = (expr); \
+/* Returns the status of @expr when it is not CE_STATUS_OK.  (CE_TRY and
+ * CUDA_TRY in cudaedge-cuda.c jump to a fail label instead.) */
+#define CE_RETURN_IF_FAILED(expr) do { ce_status _s = (expr); \
     if (_s != CE_STATUS_OK) return _s; } while (0)
 
 static ce_status
@@ -93,8 +95,8 @@ ce_check_aligned (const void *ptr, size_t align, const char *name)
 static ce_status
 ce_check_consts (const ce_edge_consts * consts)
 {
-  CE_TRY (ce_check_pointer (consts, "consts"));
-  CE_TRY (ce_check_border (consts->border, "consts->border"));
+  CE_RETURN_IF_FAILED (ce_check_pointer (consts, "consts"));
+  CE_RETURN_IF_FAILED (ce_check_border (consts->border, "consts->border"));
   if (consts->norm != CE_NORM_L2 && consts->norm != CE_NORM_L1) {
     ce_set_error ("consts->norm %d is not a ce_norm", (int) consts->norm);
     return CE_STATUS_INVALID_ARGUMENT;
@@ -172,17 +174,17 @@ ce_launch_luma (const uint8_t * d_src, size_t src_pitch, ce_format format,
     size_t luma_pitch, cudaStream_t stream)
 {
   ce_luma_layout lay;
-  CE_TRY (ce_check_pointer (d_src, "d_src"));
-  CE_TRY (ce_check_pointer (d_luma, "d_luma"));
-  CE_TRY (ce_luma_layout_get (format, &lay));
-  CE_TRY (ce_check_size (width, height));
-  CE_TRY (ce_check_stride (src_pitch, (size_t) width * lay.bytes_per_pixel,
+  CE_RETURN_IF_FAILED (ce_check_pointer (d_src, "d_src"));
+  CE_RETURN_IF_FAILED (ce_check_pointer (d_luma, "d_luma"));
+  CE_RETURN_IF_FAILED (ce_luma_layout_get (format, &lay));
+  CE_RETURN_IF_FAILED (ce_check_size (width, height));
+  CE_RETURN_IF_FAILED (ce_check_stride (src_pitch, (size_t) width * lay.bytes_per_pixel,
           "src_pitch"));
-  CE_TRY (ce_check_stride (luma_pitch, (size_t) width, "luma_pitch"));
-  CE_TRY (ce_check_rows (row0, row1, height));
+  CE_RETURN_IF_FAILED (ce_check_stride (luma_pitch, (size_t) width, "luma_pitch"));
+  CE_RETURN_IF_FAILED (ce_check_rows (row0, row1, height));
   if (ce_ceil_div (row1 - row0, 8) > CE_GRID_Y_MAX) {
     for (int r = row0; r < row1; r += CE_GRID_Y_MAX * 8)
-      CE_TRY (ce_launch_luma (d_src, src_pitch, format, width, height, r,
+      CE_RETURN_IF_FAILED (ce_launch_luma (d_src, src_pitch, format, width, height, r,
               r + CE_GRID_Y_MAX * 8 < row1 ? r + CE_GRID_Y_MAX * 8 : row1,
               d_luma, luma_pitch, stream));
     return CE_STATUS_OK;
@@ -620,18 +622,18 @@ ce_launch_edge_fused (const uint8_t * d_luma, size_t luma_pitch, int width,
     int height, int row0, int row1, const ce_edge_consts * consts,
     uint8_t * d_dst, size_t dst_pitch, cudaStream_t stream)
 {
-  CE_TRY (ce_check_pointer (d_luma, "d_luma"));
-  CE_TRY (ce_check_pointer (d_dst, "d_dst"));
-  CE_TRY (ce_check_size (width, height));
-  CE_TRY (ce_check_stride (luma_pitch, (size_t) width, "luma_pitch"));
-  CE_TRY (ce_check_stride (dst_pitch, (size_t) width, "dst_pitch"));
-  CE_TRY (ce_check_rows (row0, row1, height));
-  CE_TRY (ce_check_consts (consts));
+  CE_RETURN_IF_FAILED (ce_check_pointer (d_luma, "d_luma"));
+  CE_RETURN_IF_FAILED (ce_check_pointer (d_dst, "d_dst"));
+  CE_RETURN_IF_FAILED (ce_check_size (width, height));
+  CE_RETURN_IF_FAILED (ce_check_stride (luma_pitch, (size_t) width, "luma_pitch"));
+  CE_RETURN_IF_FAILED (ce_check_stride (dst_pitch, (size_t) width, "dst_pitch"));
+  CE_RETURN_IF_FAILED (ce_check_rows (row0, row1, height));
+  CE_RETURN_IF_FAILED (ce_check_consts (consts));
 
   const int step = CE_GRID_Y_MAX * FUSED_TH * FUSED_WARPS;
   if (row1 - row0 > step) {
     for (int r = row0; r < row1; r += step)
-      CE_TRY (ce_launch_edge_fused (d_luma, luma_pitch, width, height, r,
+      CE_RETURN_IF_FAILED (ce_launch_edge_fused (d_luma, luma_pitch, width, height, r,
               r + step < row1 ? r + step : row1, consts, d_dst, dst_pitch,
               stream));
     return CE_STATUS_OK;
@@ -839,20 +841,20 @@ ce_launch_blur (ce_blur_variant variant, const uint8_t * d_luma,
     ce_set_error ("variant %d is not a ce_blur_variant", (int) variant);
     return CE_STATUS_INVALID_ARGUMENT;
   }
-  CE_TRY (ce_check_pointer (d_luma, "d_luma"));
-  CE_TRY (ce_check_pointer (d_b, "d_b"));
-  CE_TRY (ce_check_size (width, height));
-  CE_TRY (ce_check_border (border, "border"));
-  CE_TRY (ce_check_stride (luma_pitch, (size_t) width, "luma_pitch"));
-  CE_TRY (ce_check_stride (b_pitch, (size_t) width * 2, "b_pitch"));
-  CE_TRY (ce_check_multiple (b_pitch, 2, "b_pitch"));
-  CE_TRY (ce_check_aligned (d_b, 2, "d_b"));
+  CE_RETURN_IF_FAILED (ce_check_pointer (d_luma, "d_luma"));
+  CE_RETURN_IF_FAILED (ce_check_pointer (d_b, "d_b"));
+  CE_RETURN_IF_FAILED (ce_check_size (width, height));
+  CE_RETURN_IF_FAILED (ce_check_border (border, "border"));
+  CE_RETURN_IF_FAILED (ce_check_stride (luma_pitch, (size_t) width, "luma_pitch"));
+  CE_RETURN_IF_FAILED (ce_check_stride (b_pitch, (size_t) width * 2, "b_pitch"));
+  CE_RETURN_IF_FAILED (ce_check_multiple (b_pitch, 2, "b_pitch"));
+  CE_RETURN_IF_FAILED (ce_check_aligned (d_b, 2, "d_b"));
   if (variant == CE_BLUR_TWO_PASS) {
-    CE_TRY (ce_check_pointer (d_scratch, "d_scratch"));
-    CE_TRY (ce_check_stride (scratch_pitch, (size_t) width * 2,
+    CE_RETURN_IF_FAILED (ce_check_pointer (d_scratch, "d_scratch"));
+    CE_RETURN_IF_FAILED (ce_check_stride (scratch_pitch, (size_t) width * 2,
             "scratch_pitch"));
-    CE_TRY (ce_check_multiple (scratch_pitch, 2, "scratch_pitch"));
-    CE_TRY (ce_check_aligned (d_scratch, 2, "d_scratch"));
+    CE_RETURN_IF_FAILED (ce_check_multiple (scratch_pitch, 2, "scratch_pitch"));
+    CE_RETURN_IF_FAILED (ce_check_aligned (d_scratch, 2, "d_scratch"));
   }
 
   switch (variant) {
@@ -883,7 +885,7 @@ ce_launch_blur (ce_blur_variant variant, const uint8_t * d_luma,
       dim3 grid (ce_ceil_div (width, 32), ce_ceil_div (height, 8));
       blur_rows_kernel <<< grid, block, 0, stream >>> (d_luma, luma_pitch,
           width, height, border, d_scratch, scratch_pitch);
-      CE_TRY (ce_launch_status ("blur (two-pass, rows)"));
+      CE_RETURN_IF_FAILED (ce_launch_status ("blur (two-pass, rows)"));
       blur_cols_kernel <<< grid, block, 0, stream >>> (d_scratch,
           scratch_pitch, width, height, border, d_b, b_pitch);
       return ce_launch_status ("blur (two-pass, columns)");
@@ -923,16 +925,16 @@ ce_launch_sobel (const uint16_t * d_b, size_t b_pitch, int width,
     int height, ce_border_mode border, int32_t * d_grad, size_t grad_pitch,
     cudaStream_t stream)
 {
-  CE_TRY (ce_check_pointer (d_b, "d_b"));
-  CE_TRY (ce_check_pointer (d_grad, "d_grad"));
-  CE_TRY (ce_check_size (width, height));
-  CE_TRY (ce_check_border (border, "border"));
-  CE_TRY (ce_check_stride (b_pitch, (size_t) width * 2, "b_pitch"));
-  CE_TRY (ce_check_multiple (b_pitch, 2, "b_pitch"));
-  CE_TRY (ce_check_aligned (d_b, 2, "d_b"));
-  CE_TRY (ce_check_stride (grad_pitch, (size_t) width * 8, "grad_pitch"));
-  CE_TRY (ce_check_multiple (grad_pitch, 4, "grad_pitch"));
-  CE_TRY (ce_check_aligned (d_grad, 4, "d_grad"));
+  CE_RETURN_IF_FAILED (ce_check_pointer (d_b, "d_b"));
+  CE_RETURN_IF_FAILED (ce_check_pointer (d_grad, "d_grad"));
+  CE_RETURN_IF_FAILED (ce_check_size (width, height));
+  CE_RETURN_IF_FAILED (ce_check_border (border, "border"));
+  CE_RETURN_IF_FAILED (ce_check_stride (b_pitch, (size_t) width * 2, "b_pitch"));
+  CE_RETURN_IF_FAILED (ce_check_multiple (b_pitch, 2, "b_pitch"));
+  CE_RETURN_IF_FAILED (ce_check_aligned (d_b, 2, "d_b"));
+  CE_RETURN_IF_FAILED (ce_check_stride (grad_pitch, (size_t) width * 8, "grad_pitch"));
+  CE_RETURN_IF_FAILED (ce_check_multiple (grad_pitch, 4, "grad_pitch"));
+  CE_RETURN_IF_FAILED (ce_check_aligned (d_grad, 4, "d_grad"));
 
   dim3 block (32, 8);
   dim3 grid (ce_ceil_div (width, 32), ce_ceil_div (height, 8));
@@ -964,14 +966,14 @@ ce_launch_threshold (const int32_t * d_grad, size_t grad_pitch, int width,
     int height, const ce_edge_consts * consts, uint8_t * d_dst,
     size_t dst_pitch, cudaStream_t stream)
 {
-  CE_TRY (ce_check_pointer (d_grad, "d_grad"));
-  CE_TRY (ce_check_pointer (d_dst, "d_dst"));
-  CE_TRY (ce_check_size (width, height));
-  CE_TRY (ce_check_stride (grad_pitch, (size_t) width * 8, "grad_pitch"));
-  CE_TRY (ce_check_multiple (grad_pitch, 4, "grad_pitch"));
-  CE_TRY (ce_check_aligned (d_grad, 4, "d_grad"));
-  CE_TRY (ce_check_stride (dst_pitch, (size_t) width, "dst_pitch"));
-  CE_TRY (ce_check_consts (consts));
+  CE_RETURN_IF_FAILED (ce_check_pointer (d_grad, "d_grad"));
+  CE_RETURN_IF_FAILED (ce_check_pointer (d_dst, "d_dst"));
+  CE_RETURN_IF_FAILED (ce_check_size (width, height));
+  CE_RETURN_IF_FAILED (ce_check_stride (grad_pitch, (size_t) width * 8, "grad_pitch"));
+  CE_RETURN_IF_FAILED (ce_check_multiple (grad_pitch, 4, "grad_pitch"));
+  CE_RETURN_IF_FAILED (ce_check_aligned (d_grad, 4, "d_grad"));
+  CE_RETURN_IF_FAILED (ce_check_stride (dst_pitch, (size_t) width, "dst_pitch"));
+  CE_RETURN_IF_FAILED (ce_check_consts (consts));
 
   dim3 block (32, 8);
   dim3 grid (ce_ceil_div (width, 32), ce_ceil_div (height, 8));
@@ -1026,14 +1028,14 @@ ce_launch_sobel_threshold (const uint16_t * d_b, size_t b_pitch, int width,
     int height, const ce_edge_consts * consts, uint8_t * d_dst,
     size_t dst_pitch, cudaStream_t stream)
 {
-  CE_TRY (ce_check_pointer (d_b, "d_b"));
-  CE_TRY (ce_check_pointer (d_dst, "d_dst"));
-  CE_TRY (ce_check_size (width, height));
-  CE_TRY (ce_check_stride (b_pitch, (size_t) width * 2, "b_pitch"));
-  CE_TRY (ce_check_multiple (b_pitch, 2, "b_pitch"));
-  CE_TRY (ce_check_aligned (d_b, 2, "d_b"));
-  CE_TRY (ce_check_stride (dst_pitch, (size_t) width, "dst_pitch"));
-  CE_TRY (ce_check_consts (consts));
+  CE_RETURN_IF_FAILED (ce_check_pointer (d_b, "d_b"));
+  CE_RETURN_IF_FAILED (ce_check_pointer (d_dst, "d_dst"));
+  CE_RETURN_IF_FAILED (ce_check_size (width, height));
+  CE_RETURN_IF_FAILED (ce_check_stride (b_pitch, (size_t) width * 2, "b_pitch"));
+  CE_RETURN_IF_FAILED (ce_check_multiple (b_pitch, 2, "b_pitch"));
+  CE_RETURN_IF_FAILED (ce_check_aligned (d_b, 2, "d_b"));
+  CE_RETURN_IF_FAILED (ce_check_stride (dst_pitch, (size_t) width, "dst_pitch"));
+  CE_RETURN_IF_FAILED (ce_check_consts (consts));
 
   dim3 block (ST_TW, ST_BY);
   dim3 grid (ce_ceil_div (width, ST_TW), ce_ceil_div (height, ST_TH));
@@ -1134,9 +1136,9 @@ ce_launch_upscale2x (const uint8_t * d_src, size_t src_pitch, int width,
     int height, int bytes_per_pixel, int row0, int row1, uint8_t * d_dst,
     size_t dst_pitch, cudaStream_t stream)
 {
-  CE_TRY (ce_check_pointer (d_src, "d_src"));
-  CE_TRY (ce_check_pointer (d_dst, "d_dst"));
-  CE_TRY (ce_check_size (width, height));
+  CE_RETURN_IF_FAILED (ce_check_pointer (d_src, "d_src"));
+  CE_RETURN_IF_FAILED (ce_check_pointer (d_dst, "d_dst"));
+  CE_RETURN_IF_FAILED (ce_check_size (width, height));
   if (bytes_per_pixel != 1 && bytes_per_pixel != 4) {
     ce_set_error ("bytes_per_pixel must be 1 or 4 (got %d)",
         bytes_per_pixel);
@@ -1146,23 +1148,23 @@ ce_launch_upscale2x (const uint8_t * d_src, size_t src_pitch, int width,
     ce_set_error ("%dx%d is too large to upscale", width, height);
     return CE_STATUS_INVALID_ARGUMENT;
   }
-  CE_TRY (ce_check_stride (src_pitch, (size_t) width * bytes_per_pixel,
+  CE_RETURN_IF_FAILED (ce_check_stride (src_pitch, (size_t) width * bytes_per_pixel,
           "src_pitch"));
-  CE_TRY (ce_check_stride (dst_pitch, (size_t) 2 * width * bytes_per_pixel,
+  CE_RETURN_IF_FAILED (ce_check_stride (dst_pitch, (size_t) 2 * width * bytes_per_pixel,
           "dst_pitch"));
-  CE_TRY (ce_check_rows (row0, row1, 2 * height));
+  CE_RETURN_IF_FAILED (ce_check_rows (row0, row1, 2 * height));
   if (bytes_per_pixel == 4) {
-    CE_TRY (ce_check_multiple (src_pitch, 4, "src_pitch"));
-    CE_TRY (ce_check_multiple (dst_pitch, 4, "dst_pitch"));
-    CE_TRY (ce_check_aligned (d_src, 4, "d_src"));
-    CE_TRY (ce_check_aligned (d_dst, 4, "d_dst"));
+    CE_RETURN_IF_FAILED (ce_check_multiple (src_pitch, 4, "src_pitch"));
+    CE_RETURN_IF_FAILED (ce_check_multiple (dst_pitch, 4, "dst_pitch"));
+    CE_RETURN_IF_FAILED (ce_check_aligned (d_src, 4, "d_src"));
+    CE_RETURN_IF_FAILED (ce_check_aligned (d_dst, 4, "d_dst"));
   }
 
   /* An even number of output rows per launch, a block row to spare. */
   const int step = (CE_GRID_Y_MAX - 1) * 16;
   if (row1 - row0 > step) {
     for (int r = row0; r < row1; r += step)
-      CE_TRY (ce_launch_upscale2x (d_src, src_pitch, width, height,
+      CE_RETURN_IF_FAILED (ce_launch_upscale2x (d_src, src_pitch, width, height,
               bytes_per_pixel, r, r + step < row1 ? r + step : row1, d_dst,
               dst_pitch, stream));
     return CE_STATUS_OK;
