@@ -13,13 +13,15 @@
  * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
  * Library General Public License for more details.
  *
- * Usage: edge-app [--backend=auto|cuda|cpu] [VIDEO-FILE]
+ * Usage: edge-app [--backend=auto|cuda|cpu] [--switch-frame=N] [FILE]
  *
- * Detects the edges of VIDEO-FILE (or of a generated test clip), writes
- * them to edges.avi (Motion JPEG) and a PNG preview (edges-preview.png,
- * refreshed once a second), lowers the threshold after one second, prints
- * any cudaedge-check message and, at the end, the element's statistics.
- * The exit status is 1 on an error or when a checked frame mismatched.
+ * Detects the edges of FILE, a clip or a still picture (or of a generated
+ * test clip), and writes them losslessly as PNG frames: every frame to
+ * edges.avi (PNG in AVI, values exactly 0 and 255) and the last one to
+ * edges-preview.png.  At frame N (30 unless told) the threshold goes down
+ * from 128 to 64.  Prints any cudaedge-check message and, at the end, the
+ * element's statistics.  The exit status is 1 on an error or when a checked
+ * frame mismatched.
  */
 
 #include <stdlib.h>
@@ -29,12 +31,15 @@
 #define OUTPUT_VIDEO "edges.avi"
 #define OUTPUT_PREVIEW "edges-preview.png"
 #define LATER_THRESHOLD 64.0
+#define DEFAULT_SWITCH_FRAME 30
 
 typedef struct
 {
   GMainLoop *loop;
   GstElement *pipeline;
   GstElement *edge;
+  guint64 frames_in;
+  guint64 switch_frame;
   int status;
 } App;
 
@@ -119,7 +124,11 @@ on_bus_message (G_GNUC_UNUSED GstBus * bus, GstMessage * msg, gpointer user_data
     case GST_MESSAGE_EOS:
       g_print ("end of stream\n");
       print_stats (app);
-      g_print ("wrote %s and %s\n", OUTPUT_VIDEO, OUTPUT_PREVIEW);
+      if (app->frames_in <= app->switch_frame)
+        g_print ("(the stream ended before frame %" G_GUINT64_FORMAT
+            ": the threshold stayed at 128)\n", app->switch_frame);
+      g_print ("wrote %s (%" G_GUINT64_FORMAT " frames, PNG) and %s\n",
+          OUTPUT_VIDEO, app->frames_in, OUTPUT_PREVIEW);
       g_main_loop_quit (app->loop);
       break;
     default:
@@ -128,15 +137,60 @@ on_bus_message (G_GNUC_UNUSED GstBus * bus, GstMessage * msg, gpointer user_data
   return G_SOURCE_CONTINUE;
 }
 
-/* Properties marked mutable in PLAYING take effect at the next frame. */
-static gboolean
-lower_threshold (gpointer user_data)
+/* Counts the frames that enter cudaedge and lowers the threshold just
+ * before frame switch_frame (counted from 0) goes in: the property is
+ * mutable in PLAYING and applies from the next frame the element takes, so
+ * the switch happens at the same frame on every run, whatever the speed. */
+static GstPadProbeReturn
+count_frames (G_GNUC_UNUSED GstPad * pad, G_GNUC_UNUSED GstPadProbeInfo * info,
+    gpointer user_data)
 {
   App *app = user_data;
 
-  g_print ("threshold -> %.0f\n", LATER_THRESHOLD);
-  g_object_set (app->edge, "threshold", LATER_THRESHOLD, NULL);
-  return G_SOURCE_REMOVE;
+  if (app->frames_in == app->switch_frame) {
+    g_print ("frame %" G_GUINT64_FORMAT ": threshold -> %.0f\n",
+        app->frames_in, LATER_THRESHOLD);
+    g_object_set (app->edge, "threshold", LATER_THRESHOLD, NULL);
+  }
+  app->frames_in++;
+  return GST_PAD_PROBE_OK;
+}
+
+/* A still picture decodes to one frame at framerate 0/1, which avimux
+ * refuses: such a stream is written as one frame a second. */
+static GstPadProbeReturn
+fix_still_framerate (G_GNUC_UNUSED GstPad * pad, GstPadProbeInfo * info,
+    G_GNUC_UNUSED gpointer user_data)
+{
+  GstEvent *event = GST_PAD_PROBE_INFO_EVENT (info);
+  GstCaps *caps;
+  gint num, den;
+
+  if (GST_EVENT_TYPE (event) != GST_EVENT_CAPS)
+    return GST_PAD_PROBE_OK;
+  gst_event_parse_caps (event, &caps);
+  if (!gst_structure_get_fraction (gst_caps_get_structure (caps, 0),
+          "framerate", &num, &den) || num != 0)
+    return GST_PAD_PROBE_OK;
+
+  caps = gst_caps_copy (caps);
+  gst_caps_set_simple (caps, "framerate", GST_TYPE_FRACTION, 1, 1, NULL);
+  gst_event_unref (event);
+  GST_PAD_PROBE_INFO_DATA (info) = gst_event_new_caps (caps);
+  gst_caps_unref (caps);
+  return GST_PAD_PROBE_OK;
+}
+
+static void
+add_probe (GstElement * pipeline, const gchar * name, const gchar * pad_name,
+    GstPadProbeType type, GstPadProbeCallback callback, gpointer user_data)
+{
+  GstElement *element = gst_bin_get_by_name (GST_BIN (pipeline), name);
+  GstPad *pad = gst_element_get_static_pad (element, pad_name);
+
+  gst_pad_add_probe (pad, type, callback, user_data, NULL);
+  gst_object_unref (pad);
+  gst_object_unref (element);
 }
 
 int
@@ -147,25 +201,46 @@ main (int argc, char **argv)
   GstBus *bus;
   gchar *source, *desc;
   gchar *backend = NULL;
+  gint switch_frame = DEFAULT_SWITCH_FRAME;
+  GstPluginFeature *feature;
   GOptionEntry entries[] = {
     {"backend", 'b', 0, G_OPTION_ARG_STRING, &backend,
         "cudaedge backend: auto (default), cuda or cpu", "NAME"},
+    {"switch-frame", 's', 0, G_OPTION_ARG_INT, &switch_frame,
+        "frame at which the threshold goes from 128 to 64 (default 30)", "N"},
     {NULL}
   };
   GOptionContext *octx;
 
-  octx = g_option_context_new ("[VIDEO-FILE] - edge maps of a video");
+  octx = g_option_context_new ("[FILE] - edge maps of a clip or a picture");
   g_option_context_add_main_entries (octx, entries, NULL);
   g_option_context_add_group (octx, gst_init_get_option_group ());
-  if (!g_option_context_parse (octx, &argc, &argv, &err) || argc > 2) {
-    g_printerr ("%s\n", err ? err->message : "too many arguments");
-    g_printerr ("usage: %s [--backend=auto|cuda|cpu] [VIDEO-FILE]\n",
-        argv[0]);
+  if (!g_option_context_parse (octx, &argc, &argv, &err) || argc > 2
+      || switch_frame < 0) {
+    g_printerr ("%s\n", err ? err->message : argc > 2 ?
+        "too many arguments" : "the switch frame must be 0 or more");
+    g_printerr ("usage: %s [--backend=auto|cuda|cpu] [--switch-frame=N] "
+        "[FILE]\n", argv[0]);
     g_clear_error (&err);
     g_option_context_free (octx);
     return 2;
   }
   g_option_context_free (octx);
+  app.switch_frame = switch_frame;
+
+  /* Without this, a missing plugin only shows up as a parse error far
+   * from its cause. */
+  feature = gst_registry_find_feature (gst_registry_get (), "cudaedge",
+      GST_TYPE_ELEMENT_FACTORY);
+  if (!feature) {
+    g_printerr ("the cudaedge element is not available: install the "
+        "gstreamer1.0-cudaedge package, or point GST_PLUGIN_PATH at the "
+        "folder that holds libgstcudaedge.so (BUILD_DIR/gst in a build "
+        "tree)\n");
+    g_free (backend);
+    return 1;
+  }
+  gst_object_unref (feature);
 
   if (argc == 2) {
     /* The file name is set as a property below, not spelled into the
@@ -177,15 +252,15 @@ main (int argc, char **argv)
   }
 
   /* check=true compares with the CPU reference on the GPU (a no-op on the
-   * CPU backend).  The PNG branch keeps one frame a second, each
-   * overwriting the last, so the preview is a late frame of the clip (a
-   * pngenc snapshot=true branch would end the whole stream at its EOS). */
+   * CPU backend).  pngenc takes cudaedge's GRAY8 as it is, so the files
+   * hold exactly 0 and 255, and binary pictures compress well.  The
+   * preview branch overwrites one file with every frame: it ends as the
+   * last frame (a pngenc snapshot=true branch would end the whole stream
+   * at its EOS). */
   desc = g_strdup_printf ("%s ! videoconvert ! cudaedge name=edge check=true "
-      "! tee name=t "
-      "t. ! queue ! videoconvert ! jpegenc ! avimux ! filesink location="
-      OUTPUT_VIDEO " "
-      "t. ! queue ! videorate drop-only=true max-rate=1 ! videoconvert "
-      "! pngenc ! multifilesink location=" OUTPUT_PREVIEW, source);
+      "! pngenc ! tee name=t "
+      "t. ! queue name=aviq ! avimux ! filesink location=" OUTPUT_VIDEO " "
+      "t. ! queue ! multifilesink location=" OUTPUT_PREVIEW, source);
   g_free (source);
 
   app.pipeline = gst_parse_launch (desc, &err);
@@ -215,7 +290,10 @@ main (int argc, char **argv)
 
   bus = gst_element_get_bus (app.pipeline);
   gst_bus_add_watch (bus, on_bus_message, &app);
-  g_timeout_add (1000, lower_threshold, &app);
+  add_probe (app.pipeline, "edge", "sink", GST_PAD_PROBE_TYPE_BUFFER,
+      count_frames, &app);
+  add_probe (app.pipeline, "aviq", "src",
+      GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, fix_still_framerate, NULL);
 
   if (gst_element_set_state (app.pipeline, GST_STATE_PLAYING) ==
       GST_STATE_CHANGE_FAILURE) {
