@@ -26,6 +26,7 @@
 #include "cudaedge-testing.h"
 #include "ce-test.h"
 #include "cudaedge-kernels.h"
+#include "cudaedge-staged.h"
 
 /* ---- checks ---- */
 

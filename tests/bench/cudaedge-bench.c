@@ -20,6 +20,7 @@
 
 #include "cudaedge-core.h"
 #include "cudaedge-kernels.h"
+#include "cudaedge-staged.h"
 
 #ifdef CE_HAVE_NPP
 /* npp-peer.c */
