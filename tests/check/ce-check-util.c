@@ -19,6 +19,7 @@
  * answers, its options, its negotiation) stays in that element's file.
  */
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "ce-check-util.h"
@@ -153,6 +154,20 @@ ce_test_drain (GstHarness * h)
   /* The answer comes from the harness's sink; only the draining counts. */
   gst_pad_peer_query (h->srcpad, query);
   gst_query_unref (query);
+}
+
+/* An input the element must refuse: the push fails, an error is posted
+ * and nothing comes out. */
+void
+ce_test_assert_push_rejected (CeTestFixture * f, GstBuffer * in)
+{
+  GstMessage *msg;
+
+  fail_unless_equals_int (gst_harness_push (f->h, in), GST_FLOW_ERROR);
+  msg = gst_bus_pop_filtered (f->bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error message");
+  gst_message_unref (msg);
+  fail_unless_equals_int (gst_harness_buffers_received (f->h), 0);
 }
 
 /* gst_harness_push_and_pull () for an element that may hold one frame:
@@ -480,10 +495,54 @@ ce_test_runs_on_cuda (GstElement * e)
 
 /* ---- main ---- */
 
+typedef struct
+{
+  void (*test) (int);
+  const gchar *name;
+  gint line;
+} CeTestCase;
+
+/* Filled before main () by the constructors of CE_TEST. */
+static CeTestCase registered[128];
+static guint n_registered;
+
+void
+ce_test_register_case (void (*test) (int), const gchar * name, gint line)
+{
+  g_assert (n_registered < G_N_ELEMENTS (registered));
+  registered[n_registered].test = test;
+  registered[n_registered].name = name;
+  registered[n_registered].line = line;
+  n_registered++;
+}
+
+static gint
+compare_lines (gconstpointer a, gconstpointer b)
+{
+  return ((const CeTestCase *) a)->line - ((const CeTestCase *) b)->line;
+}
+
+/* The cases of CE_TEST, in the order of the file whatever the order of
+ * the constructors. */
+static Suite *
+registered_suite (const gchar * name)
+{
+  Suite *s = suite_create (name);
+  TCase *tc = tcase_create ("general");
+  guint i;
+
+  suite_add_tcase (s, tc);
+  qsort (registered, n_registered, sizeof (CeTestCase), compare_lines);
+  for (i = 0; i < n_registered; i++)
+    _tcase_add_test (tc, registered[i].test, registered[i].name, 0, 0, 0, 1);
+  return s;
+}
+
 /* Runs the suite of @make_suite, or exits 77 (SKIP for meson) when
  * CUDAEDGE_TEST_BACKEND=cuda finds no device.  It says why out loud: a
  * silent SKIP on the GPU machine would hide a broken driver.  @file is the
- * caller's __FILE__, for gst_check_run_suite (). */
+ * caller's __FILE__, for gst_check_run_suite ().  Without @make_suite the
+ * suite is the cases of CE_TEST. */
 int
 ce_test_main (int argc, char **argv, const gchar * name,
     Suite * (*make_suite) (void), const gchar * file)
@@ -502,5 +561,6 @@ ce_test_main (int argc, char **argv, const gchar * name,
   }
   g_print ("%s element tests on backend=%s\n", name, ce_test_backend ());
 
-  return gst_check_run_suite (make_suite (), name, file);
+  return gst_check_run_suite (make_suite ? make_suite () :
+      registered_suite (name), name, file);
 }

@@ -61,6 +61,7 @@ void ce_test_fixture_start (CeTestFixture * f, GstElement * element,
 void ce_test_fixture_stop (CeTestFixture * f);
 
 void ce_test_drain (GstHarness * h);
+void ce_test_assert_push_rejected (CeTestFixture * f, GstBuffer * in);
 GstBuffer *ce_test_push_and_pull (GstHarness * h, GstBuffer * in);
 void ce_test_push_frames (CeTestFixture * f, const gchar * format, gint w,
     gint h, guint n, GstFlowReturn * last);
@@ -93,6 +94,20 @@ void ce_test_assert_enum_property (GObject * obj, const gchar * name,
 GstStructure *ce_test_get_stats (GstElement * e);
 guint64 ce_test_stats_u64 (GstElement * e, const gchar * field);
 gboolean ce_test_runs_on_cuda (GstElement * e);
+
+void ce_test_register_case (void (*test) (int), const gchar * name,
+    gint line);
+
+/* GST_START_TEST that also adds the case to the program's suite (one
+ * TCase, in the order of the file), for ce_test_main () without
+ * @make_suite: the list of cases is the file itself. */
+#define CE_TEST(name) \
+  static void name (int); \
+  static void __attribute__ ((constructor)) name ## _register (void) \
+  { \
+    ce_test_register_case (name, #name, __LINE__); \
+  } \
+  GST_START_TEST (name)
 
 int ce_test_main (int argc, char **argv, const gchar * name,
     Suite * (*make_suite) (void), const gchar * file);

@@ -145,7 +145,7 @@ check_known_answer (const gchar * format, gint width, gint height,
  * 1.25, 1.75, 2.  Each output is (sum p_k w_k + 128) >> 8 with weights
  * (1 - fx)(1 - fy) 256, fx (1 - fy) 256, (1 - fx) fy 256, fx fy 256. */
 
-GST_START_TEST (test_known_answer_1x1_all_outputs_equal_the_input)
+CE_TEST (test_known_answer_1x1_all_outputs_equal_the_input)
 {
   static const guint8 gray_in[] = { 77 };
   static const guint8 gray_out[] = { 77, 77, 77, 77 };
@@ -162,7 +162,7 @@ GST_START_TEST (test_known_answer_1x1_all_outputs_equal_the_input)
 
 GST_END_TEST;
 
-GST_START_TEST (test_known_answer_2x2)
+CE_TEST (test_known_answer_2x2)
 {
   /* a b / c d = 10 50 / 90 250.  Corners are the inputs; for example
    * (1, 0): fx = 1/4, fy = 0: (192 a + 64 b + 128) >> 8 = 20;
@@ -184,7 +184,7 @@ GST_START_TEST (test_known_answer_2x2)
 
 GST_END_TEST;
 
-GST_START_TEST (test_known_answer_2x2_every_channel_filtered_alike)
+CE_TEST (test_known_answer_2x2_every_channel_filtered_alike)
 {
   /* Channel 0 as in the GRAY8 case; channel 1 a diagonal 255 0 / 0 255;
    * channel 2 small values where rounding shows; channel 3 (alpha or
@@ -220,7 +220,7 @@ GST_START_TEST (test_known_answer_2x2_every_channel_filtered_alike)
 
 GST_END_TEST;
 
-GST_START_TEST (test_known_answer_3x2)
+CE_TEST (test_known_answer_3x2)
 {
   /* 0 100 255 / 40 7 200.  Row 0 (fy = 0): (1, 0) = (192*0 + 64*100 +
    * 128) >> 8 = 25; (3, 0): x = 1.25: (192*100 + 64*255 + 128) >> 8 = 139;
@@ -242,7 +242,7 @@ GST_END_TEST;
 
 /* ---- output equals the reference ---- */
 
-GST_START_TEST (test_every_format_matches_reference_small_odd_sizes)
+CE_TEST (test_every_format_matches_reference_small_odd_sizes)
 {
   guint i;
 
@@ -256,7 +256,7 @@ GST_START_TEST (test_every_format_matches_reference_small_odd_sizes)
 
 GST_END_TEST;
 
-GST_START_TEST (test_every_format_matches_reference_641x481)
+CE_TEST (test_every_format_matches_reference_641x481)
 {
   guint i;
 
@@ -267,7 +267,7 @@ GST_START_TEST (test_every_format_matches_reference_641x481)
 
 GST_END_TEST;
 
-GST_START_TEST (test_every_format_matches_reference_613x611)
+CE_TEST (test_every_format_matches_reference_613x611)
 {
   guint i;
 
@@ -277,7 +277,7 @@ GST_START_TEST (test_every_format_matches_reference_613x611)
 
 GST_END_TEST;
 
-GST_START_TEST (test_some_formats_match_reference_1920x1080)
+CE_TEST (test_some_formats_match_reference_1920x1080)
 {
   check_format_size ("GRAY8", 1920, 1080);
   check_format_size ("RGBA", 1920, 1080);
@@ -305,7 +305,7 @@ check_custom_layout (const gchar * format, gint width, gint height,
       ce_test_upscale_reference, NULL, NULL, 2);
 }
 
-GST_START_TEST (test_odd_width_with_padded_stride_from_video_meta)
+CE_TEST (test_odd_width_with_padded_stride_from_video_meta)
 {
   guint i;
 
@@ -356,7 +356,7 @@ upstream_caps_for (const gchar * downstream)
   return caps;
 }
 
-GST_START_TEST (test_downstream_size_gives_half_size_upstream)
+CE_TEST (test_downstream_size_gives_half_size_upstream)
 {
   GstCaps *caps, *want;
 
@@ -380,7 +380,7 @@ GST_START_TEST (test_downstream_size_gives_half_size_upstream)
 
 GST_END_TEST;
 
-GST_START_TEST (test_odd_downstream_size_has_no_upstream_caps)
+CE_TEST (test_odd_downstream_size_has_no_upstream_caps)
 {
   GstCaps *caps;
 
@@ -394,7 +394,7 @@ GST_START_TEST (test_odd_downstream_size_has_no_upstream_caps)
 
 GST_END_TEST;
 
-GST_START_TEST (test_odd_downstream_size_fails_not_negotiated)
+CE_TEST (test_odd_downstream_size_fails_not_negotiated)
 {
   CeTestFixture f;
   GstVideoInfo info;
@@ -420,7 +420,7 @@ GST_END_TEST;
 /* What videotestsrc ! cudaupscale ! video/x-raw,width=640,height=480 does,
  * with the harness as source (the tests load no other plugin): ask
  * downstream what it takes, fixate, stream. */
-GST_START_TEST (test_downstream_constrained_size_negotiates_upstream_size)
+CE_TEST (test_downstream_constrained_size_negotiates_upstream_size)
 {
   CeTestFixture f;
   GstCaps *caps, *current;
@@ -510,7 +510,7 @@ check_upscale_then_edge (const gchar * format, gint w, gint h)
   gst_harness_teardown (h2);
 }
 
-GST_START_TEST (test_upscale_then_edge_in_one_pipeline)
+CE_TEST (test_upscale_then_edge_in_one_pipeline)
 {
   check_upscale_then_edge ("GRAY8", 37, 23);
   check_upscale_then_edge ("RGBA", 41, 30);
@@ -518,32 +518,8 @@ GST_START_TEST (test_upscale_then_edge_in_one_pipeline)
 
 GST_END_TEST;
 
-static Suite *
-cudaupscale_suite (void)
-{
-  Suite *s = suite_create ("cudaupscale");
-  TCase *tc = tcase_create ("general");
-
-  suite_add_tcase (s, tc);
-  tcase_add_test (tc, test_known_answer_1x1_all_outputs_equal_the_input);
-  tcase_add_test (tc, test_known_answer_2x2);
-  tcase_add_test (tc, test_known_answer_2x2_every_channel_filtered_alike);
-  tcase_add_test (tc, test_known_answer_3x2);
-  tcase_add_test (tc, test_every_format_matches_reference_small_odd_sizes);
-  tcase_add_test (tc, test_every_format_matches_reference_641x481);
-  tcase_add_test (tc, test_every_format_matches_reference_613x611);
-  tcase_add_test (tc, test_some_formats_match_reference_1920x1080);
-  tcase_add_test (tc, test_odd_width_with_padded_stride_from_video_meta);
-  tcase_add_test (tc, test_downstream_size_gives_half_size_upstream);
-  tcase_add_test (tc, test_odd_downstream_size_has_no_upstream_caps);
-  tcase_add_test (tc, test_odd_downstream_size_fails_not_negotiated);
-  tcase_add_test (tc, test_downstream_constrained_size_negotiates_upstream_size);
-  tcase_add_test (tc, test_upscale_then_edge_in_one_pipeline);
-  return s;
-}
-
 int
 main (int argc, char **argv)
 {
-  return ce_test_main (argc, argv, "cudaupscale", cudaupscale_suite, __FILE__);
+  return ce_test_main (argc, argv, "cudaupscale", NULL, __FILE__);
 }

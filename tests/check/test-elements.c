@@ -179,6 +179,16 @@ runs_on_cpu (void)
       && !ce_test_have_cuda_device ());
 }
 
+/* The check's counters in the element's stats. */
+static void
+assert_check_counts (GstElement * e, guint64 checked, guint64 mismatches)
+{
+  fail_unless_equals_uint64 (ce_test_stats_u64 (e, "frames-checked"),
+      checked);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (e, "mismatches"),
+      mismatches);
+}
+
 /* A case that fails after setting a hook leaves no hook for the next. */
 static void
 clear_test_hooks (void)
@@ -451,17 +461,12 @@ GST_START_TEST (test_video_meta_outside_buffer_is_an_error)
   GstBuffer *in;
   gsize offset[GST_VIDEO_MAX_PLANES] = { 100, };
   gint stride[GST_VIDEO_MAX_PLANES] = { 64, };
-  GstMessage *msg;
 
   ce_test_fixture_start (&f, new_element (el, NULL), "GRAY8", 64, 48);
   in = gst_buffer_new_allocate (NULL, 64 * 48, NULL);
   gst_buffer_add_video_meta_full (in, GST_VIDEO_FRAME_FLAG_NONE,
       GST_VIDEO_FORMAT_GRAY8, 64, 48, 1, offset, stride);
-  fail_unless_equals_int (gst_harness_push (f.h, in), GST_FLOW_ERROR);
-  msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_ERROR);
-  fail_unless (msg != NULL);
-  gst_message_unref (msg);
-  fail_unless_equals_int (gst_harness_buffers_received (f.h), 0);
+  ce_test_assert_push_rejected (&f, in);
   ce_test_fixture_stop (&f);
 }
 
@@ -690,9 +695,7 @@ GST_START_TEST (test_check_interval_counts_checked_frames)
   fail_unless_equals_int (ret, GST_FLOW_OK);
   ce_test_drain (f.h);
   fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames"), 7);
-  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames-checked"),
-      runs_on_cpu ()? 0 : 3);
-  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "mismatches"), 0);
+  assert_check_counts (f.element, runs_on_cpu ()? 0 : 3, 0);
   fail_if (gst_bus_pop_filtered (f.bus, GST_MESSAGE_ELEMENT |
           GST_MESSAGE_WARNING | GST_MESSAGE_ERROR) != NULL,
       "unexpected check message");
@@ -702,6 +705,18 @@ GST_START_TEST (test_check_interval_counts_checked_frames)
 GST_END_TEST;
 
 #ifdef CE_TEST_HOOKS
+
+/* Starts @e with the test hook @env set to @frame: the plugin reads it at
+ * start, so it is unset again at once. */
+static void
+start_with_hook (CeTestFixture * f, GstElement * e, const gchar * env,
+    const gchar * frame, const gchar * format, gint width, gint height,
+    const gchar * rate)
+{
+  g_setenv (env, frame, TRUE);
+  ce_test_fixture_start_with_rate (f, e, format, width, height, rate);
+  g_unsetenv (env);
+}
 
 /* With the corrupt-frame hook set (to a frame never reached), the CPU
  * compares against a second reference too, every check-interval frames. */
@@ -713,17 +728,13 @@ GST_START_TEST (test_check_interval_with_the_hook_checks_on_the_cpu_too)
   GstElement *e = new_element (el, NULL);
   GstFlowReturn ret;
 
-  g_setenv (el->corrupt_env, "1000", TRUE);
   g_object_set (e, "check", TRUE, "check-interval", 3, NULL);
-  ce_test_fixture_start (&f, e, format, 24, 24);
-  g_unsetenv (el->corrupt_env); /* read at start */
+  start_with_hook (&f, e, el->corrupt_env, "1000", format, 24, 24, "30/1");
   ce_test_push_frames (&f, format, 24, 24, 7, &ret);
   fail_unless_equals_int (ret, GST_FLOW_OK);
   ce_test_drain (f.h);
   fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames"), 7);
-  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames-checked"),
-      3);
-  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "mismatches"), 0);
+  assert_check_counts (f.element, 3, 0);
   ce_test_fixture_stop (&f);
 }
 
@@ -743,10 +754,8 @@ GST_START_TEST (test_check_mismatch_posts_message_and_warning)
   GstBuffer *frame1;
   guint8 *ref;
 
-  g_setenv (el->corrupt_env, "1", TRUE);
   g_object_set (e, "check", TRUE, NULL);
-  ce_test_fixture_start (&f, e, "RGBA", 48, 32);
-  g_unsetenv (el->corrupt_env); /* read at start */
+  start_with_hook (&f, e, el->corrupt_env, "1", "RGBA", 48, 32, "30/1");
 
   ce_test_push_frames (&f, "RGBA", 48, 32, 3, &ret);
   fail_unless_equals_int (ret, GST_FLOW_OK);
@@ -781,9 +790,7 @@ GST_START_TEST (test_check_mismatch_posts_message_and_warning)
   msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_ERROR);
   fail_if (msg != NULL, "check-fail=warn posted an error");
 
-  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames-checked"),
-      3);
-  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "mismatches"), 1);
+  assert_check_counts (f.element, 3, 1);
   ce_test_fixture_stop (&f);
 }
 
@@ -797,11 +804,9 @@ GST_START_TEST (test_check_fail_error_posts_error)
   GstFlowReturn ret;
   GstMessage *msg;
 
-  g_setenv (el->corrupt_env, "2", TRUE);
   gst_util_set_object_arg (G_OBJECT (e), "check-fail", "error");
   g_object_set (e, "check", TRUE, NULL);
-  ce_test_fixture_start (&f, e, "GRAY8", 20, 20);
-  g_unsetenv (el->corrupt_env);
+  start_with_hook (&f, e, el->corrupt_env, "2", "GRAY8", 20, 20, "30/1");
 
   ce_test_push_frames (&f, "GRAY8", 20, 20, 4, &ret);
   fail_unless_equals_int (ret, GST_FLOW_ERROR);
@@ -835,9 +840,7 @@ check_cuda_failure_at_frame_3 (const Element * el, const gchar * backend,
   guint8 *expected[8];
   guint i;
 
-  g_setenv (el->cuda_fail_env, "3", TRUE);
-  ce_test_fixture_start_with_rate (&f, e, el->format, 96, 64, rate);
-  g_unsetenv (el->cuda_fail_env);       /* read at start */
+  start_with_hook (&f, e, el->cuda_fail_env, "3", el->format, 96, 64, rate);
   fail_unless (ce_test_runs_on_cuda (f.element));
 
   for (i = 0; i < 8 && ret == GST_FLOW_OK; i++) {
