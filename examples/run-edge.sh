@@ -1,49 +1,50 @@
 #!/bin/sh
-# Builds gst-cudaedge and runs the edge example on a video file, or on a
-# generated clip without an argument:
+# Builds gst-cudaedge and runs the edge example on a clip or a picture, or
+# on a generated clip without an argument:
 #
-#   examples/run-edge.sh [VIDEO-FILE]
+#   examples/run-edge.sh [FILE]
 #
-# Writes edges.avi and edges-preview.png into the current directory.
-# Missing Debian packages are installed with apt-get when run as root.
+# Writes edges.avi (every frame, PNG, values 0 and 255) and
+# edges-preview.png (the last frame) into the current directory.  Builds in
+# build/ at the top of the tree (or in $BUILD_DIR), the folder tests/run.sh
+# uses too, so the CUDA kernels are compiled once for both.  Missing
+# Debian packages (debian/control's Build-Depends) are installed with
+# apt-get when run as root.
 set -eu
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-build="$top/build"
+build=${BUILD_DIR:-$top/build}
 
-packages="meson ninja-build pkgconf libgstreamer1.0-dev
-  libgstreamer-plugins-base1.0-dev gstreamer1.0-tools
-  gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-libav gcc"
-
-missing=""
-if command -v dpkg-query >/dev/null 2>&1; then
-  for p in $packages; do
-    if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed"; then
-      missing="$missing $p"
-    fi
-  done
+if [ $# -gt 1 ]; then
+  echo "usage: $0 [FILE]" >&2
+  exit 2
 fi
-if [ -n "$missing" ]; then
-  if [ "$(id -u)" -eq 0 ]; then
-    echo "installing:$missing"
-    apt-get update
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing
-  else
-    echo "missing Debian packages:$missing" >&2
-    echo "install them (sudo apt-get install$missing) or run as root" >&2
+if [ $# -gt 0 ] && [ ! -r "$1" ]; then
+  echo "cannot read $1" >&2
+  exit 1
+fi
+
+if ! unmet=$(cd "$top" && dpkg-checkbuilddeps debian/control 2>&1); then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "${unmet:-dpkg-checkbuilddeps (dpkg-dev) is missing}" >&2
+    echo "install them (sudo apt-get build-dep $top) or run as root" >&2
     exit 1
   fi
+  echo "installing the build dependencies of debian/control: ${unmet##*: }"
+  apt-get update -qq
+  (cd "$top" && DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -qq \
+    --no-install-recommends ./ >/dev/null)
+fi
+# The CUDA path is built when nvcc is found; without it, a CPU-only plugin.
+if [ -x /usr/local/cuda/bin/nvcc ]; then
+  PATH="$PATH:/usr/local/cuda/bin"
+  export PATH
 fi
 
 if [ ! -f "$build/build.ninja" ]; then
   meson setup "$build" "$top"
 fi
-meson compile -C "$build"
-
-if [ $# -gt 0 ] && [ ! -r "$1" ]; then
-  echo "cannot read $1" >&2
-  exit 1
-fi
+meson compile -C "$build" gstcudaedge edge-app
 
 GST_PLUGIN_PATH="$build/gst${GST_PLUGIN_PATH:+:$GST_PLUGIN_PATH}" \
   exec "$build/examples/edge-app" "$@"
