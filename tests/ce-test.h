@@ -14,6 +14,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <glib.h>
+
 #include "cudaedge-core.h"
 
 static int n_check_failures;
@@ -36,6 +38,8 @@ report_failure (const char *file, int line, const char *fmt, ...)
   va_end (ap);
   fputc ('\n', stderr);
   n_check_failures++;
+  /* Not fatal: the case goes on, so that one run lists every failure. */
+  g_test_fail_printf ("%s:%d: CHECK failed", file, line);
 }
 
 #define CHECK(expr) do { \

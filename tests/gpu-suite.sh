@@ -27,10 +27,10 @@ cp "$B/meson-logs/testlog.txt" "$OUT/testlog.txt" 2>/dev/null
 
 step compute-sanitizer
 for tool in memcheck racecheck synccheck; do
-  compute-sanitizer --tool $tool --error-exitcode 1 "$B/tests/test-gpu-core" --quick \
+  compute-sanitizer --tool $tool --error-exitcode 1 "$B/tests/core-tests" -p /gpu/core --quick \
     >"$OUT/sanitizer-$tool.log" 2>&1
   rc=$?
-  echo "$tool: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|passed' "$OUT/sanitizer-$tool.log" | tail -2 | tr '\n' ' ')"
+  echo "$tool: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|^ok|^not ok' -c "$OUT/sanitizer-$tool.log" | tail -2 | tr '\n' ' ')"
   [ $rc = 0 ] || fail=1
 done
 

@@ -564,27 +564,21 @@ static const struct
   TEST (test_1920x1080_rgba),
 };
 
-int
-main (void)
+/* The timings against the reference, as a case of their own. */
+static void
+test_timing (void)
 {
-  int passed = 0, failed = 0;
-
-  setvbuf (stdout, NULL, _IONBF, 0);
   print_timing ();
+}
+
+void
+ce_test_register_cpu_upscale (void)
+{
+  g_test_add_func ("/cpu/cpu-upscale/timing", test_timing);
   for (size_t k = 0; k < sizeof tests / sizeof tests[0]; k++) {
-    int before = n_check_failures;
-    double t0 = now_s ();
-    tests[k].fn ();
-    if (n_check_failures == before) {
-      passed++;
-      printf ("ok   %s (%.2f s)\n", tests[k].name, now_s () - t0);
-    } else {
-      failed++;
-      printf ("FAIL %s (%d checks)\n", tests[k].name,
-          n_check_failures - before);
-    }
-    fflush (stdout);
+    gchar *path = g_strdup_printf ("/cpu/cpu-upscale/%s", tests[k].name);
+
+    g_test_add_func (path, tests[k].fn);
+    g_free (path);
   }
-  printf ("%d passed, %d failed\n", passed, failed);
-  return failed ? 1 : 0;
 }

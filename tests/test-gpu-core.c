@@ -1593,124 +1593,128 @@ static const struct
   {1, 1}, {2, 3}, {3, 2}, {31, 33}, {613, 611}, {1920, 1080}, {4096, 4096},
 };
 
-static double
-seconds (void)
+/* ---- cases of GLib's test framework ---- */
+
+/* The context and streams every case uses, made by the first case. */
+static gboolean
+gpu_ready (void)
 {
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
+  static int state;             /* 0: not tried, 1: ready, -1: no GPU */
+  ce_status s;
+  int count = 0;
+
+  if (state == 0) {
+    state = -1;
+    s = ce_cuda_device_count (&count);
+    if (s != CE_STATUS_OK || count < 1) {
+      fprintf (stderr, "\n*************************************************"
+          "*********\nSKIP: no CUDA device available (%s) - GPU tests NOT "
+          "run\n**************************************************"
+          "********\n\n", ce_last_error ());
+    } else if ((s = ce_cuda_ctx_new (-1, 3, &ctx)) != CE_STATUS_OK) {
+      g_test_fail_printf ("ce_cuda_ctx_new failed: %s (%s)",
+          ce_status_string (s), ce_last_error ());
+    } else if (CUDA_OK (cudaSetDevice (ce_cuda_ctx_device_id (ctx)))) {
+      state = 1;
+      for (int i = 0; i < 3; i++)
+        if (!CUDA_OK (cudaStreamCreateWithFlags (&streams[i],
+                    cudaStreamNonBlocking)))
+          state = -1;
+      printf ("# device %d: %s%s\n", ce_cuda_ctx_device_id (ctx),
+          ce_cuda_ctx_device_name (ctx), quick ? " (--quick)" : "");
+    }
+  }
+  if (state < 0)
+    g_test_skip ("SKIP: no usable CUDA device - GPU tests NOT run");
+  return state > 0;
 }
 
-int
-main (int argc, char **argv)
+static void
+run_once (gconstpointer data)
 {
-  int count = 0, passed = 0, failed = 0;
-  ce_status s;
-  double t0 = seconds ();
+  const test_case *tc = data;
 
-  /* unbuffered, so that the summary line comes last in merged logs */
-  setvbuf (stdout, NULL, _IONBF, 0);
+  if (!gpu_ready ())
+    return;
+  ce_test_label = "";
+  tc->once ();
+  free_tracked ();
+}
 
-  for (int i = 1; i < argc; i++) {
-    if (strcmp (argv[i], "--quick") == 0)
-      quick = 1;
-    else {
-      fprintf (stderr, "usage: %s [--quick]\n"
-          "  --quick  only sizes up to 613x611 (for compute-sanitizer)\n",
-          argv[0]);
-      return 2;
-    }
+typedef struct
+{
+  int w, h;
+  image_kind kind;
+} scene_case;
+
+/* Every per-scene test on one scene, which is costly to make. */
+static void
+run_scene (gconstpointer data)
+{
+  const scene_case *c = data;
+  scene sc;
+
+  if (!gpu_ready ())
+    return;
+  if (!scene_new (&sc, c->w, c->h, c->kind)) {
+    g_test_fail_printf ("cannot make the %dx%d scene", c->w, c->h);
+    return;
   }
+  ce_test_label = sc.label;
+  for (int t = 0; t < N_TESTS; t++) {
+    int before = n_check_failures;
 
-  s = ce_cuda_device_count (&count);
-  if (s != CE_STATUS_OK || count < 1) {
-    const char *why = ce_last_error ();
-    fprintf (stderr, "\n*****************************************************"
-        "*****\nSKIP: no CUDA device available (%s) - GPU tests NOT run\n"
-        "**********************************************************\n\n",
-        why);
-    printf ("SKIP: no CUDA device available (%s) - GPU tests NOT run\n", why);
-    printf ("0 passed, 0 failed, %d skipped\n", N_TESTS);
-    return 77;
+    if (!tests[t].per_scene)
+      continue;
+    tests[t].per_scene (&sc);
+    free_tracked ();
+    CUDA_OK (cudaDeviceSynchronize ());
+    if (n_check_failures != before)
+      printf ("# FAIL %s on %s\n", tests[t].name, sc.label);
   }
-  s = ce_cuda_ctx_new (-1, 3, &ctx);
-  if (s != CE_STATUS_OK) {
-    printf ("ce_cuda_ctx_new failed: %s (%s)\n", ce_status_string (s),
-        ce_last_error ());
-    printf ("0 passed, %d failed\n", N_TESTS);
-    return 1;
-  }
-  if (!CUDA_OK (cudaSetDevice (ce_cuda_ctx_device_id (ctx))))
-    return 1;
-  for (int i = 0; i < 3; i++)
-    if (!CUDA_OK (cudaStreamCreateWithFlags (&streams[i],
-                cudaStreamNonBlocking)))
-      return 1;
-  printf ("device %d: %s%s\n", ce_cuda_ctx_device_id (ctx),
-      ce_cuda_ctx_device_name (ctx) ? ce_cuda_ctx_device_name (ctx) : "?",
-      quick ? " (--quick)" : "");
-  fflush (stdout);
+  ce_test_label = "";
+  scene_free (&sc);
+}
 
-  for (int t = 0; t < N_TESTS; t++)
+/* --quick: only sizes up to 613x611 (for compute-sanitizer runs). */
+void
+ce_test_register_gpu_core (gboolean quick_run)
+{
+  static const char *const kinds[IMG_KIND_COUNT] = { "noise", "blocks",
+    "mixed"
+  };
+  static scene_case cases[64];
+  int n = 0;
+
+  quick = quick_run;
+  for (int t = 0; t < N_TESTS; t++) {
     if (tests[t].once) {
-      int before = n_check_failures;
-      ce_test_label = "";
-      tests[t].once ();
-      free_tracked ();
-      tests[t].runs++;
-      tests[t].failures += n_check_failures - before;
-    }
+      gchar *path = g_strdup_printf ("/gpu/core/%s", tests[t].name);
 
+      g_test_add_data_func (path, &tests[t], run_once);
+      g_free (path);
+    }
+  }
   for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
     int w = sizes[si].w, h = sizes[si].h;
     size_t px = (size_t) w * h;
+
     if (quick && px > 613 * 611)
       continue;
-    for (int kind = 0; kind < IMG_KIND_COUNT; kind++) {
-      scene sc;
-      double ts = seconds ();
+    for (int kind = 0; kind < IMG_KIND_COUNT && n < 64; kind++) {
+      gchar *path;
+
       /* fewer images for the large frames */
       if (px > 613 * 611 && kind == IMG_BLOCKS)
         continue;
       if (px > 4000000 && kind != IMG_MIXED)
         continue;
-      if (!scene_new (&sc, w, h, (image_kind) kind)) {
-        n_check_failures++;
-        continue;
-      }
-      ce_test_label = sc.label;
-      for (int t = 0; t < N_TESTS; t++) {
-        int before = n_check_failures;
-        if (!tests[t].per_scene)
-          continue;
-        tests[t].per_scene (&sc);
-        free_tracked ();
-        CUDA_OK (cudaDeviceSynchronize ());
-        tests[t].runs++;
-        tests[t].failures += n_check_failures - before;
-        if (n_check_failures != before)
-          printf ("  FAIL %s on %s\n", tests[t].name, sc.label);
-      }
-      printf ("%s: done in %.1f s\n", sc.label, seconds () - ts);
-      fflush (stdout);
-      scene_free (&sc);
+      cases[n].w = w;
+      cases[n].h = h;
+      cases[n].kind = (image_kind) kind;
+      path = g_strdup_printf ("/gpu/core/scene/%dx%d/%s", w, h, kinds[kind]);
+      g_test_add_data_func (path, &cases[n++], run_scene);
+      g_free (path);
     }
   }
-  ce_test_label = "";
-
-  for (int t = 0; t < N_TESTS; t++) {
-    if (tests[t].failures == 0) {
-      passed++;
-      printf ("ok   %s\n", tests[t].name);
-    } else {
-      failed++;
-      printf ("FAIL %s (%d checks)\n", tests[t].name, tests[t].failures);
-    }
-  }
-  for (int i = 0; i < 3; i++)
-    CUDA_OK (cudaStreamDestroy (streams[i]));
-  ce_cuda_ctx_free (ctx);
-  printf ("total %.1f s\n", seconds () - t0);
-  printf ("%d passed, %d failed\n", passed, failed);
-  return failed ? 1 : 0;
 }

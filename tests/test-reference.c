@@ -1467,26 +1467,13 @@ static const test_case tests[] = {
   TEST (test_compare_pixels_counts_pixels_not_bytes),
 };
 
-int
-main (void)
+void
+ce_test_register_reference (void)
 {
-  int passed = 0, failed = 0;
-
-  /* unbuffered, so that the summary line comes last in merged logs */
-  setvbuf (stdout, NULL, _IONBF, 0);
   for (size_t k = 0; k < sizeof tests / sizeof tests[0]; k++) {
-    int before = n_check_failures;
-    tests[k].fn ();
-    if (n_check_failures == before) {
-      passed++;
-      printf ("ok   %s\n", tests[k].name);
-    } else {
-      failed++;
-      printf ("FAIL %s (%d checks)\n", tests[k].name,
-          n_check_failures - before);
-    }
-    fflush (stdout);
+    gchar *path = g_strdup_printf ("/cpu/reference/%s", tests[k].name);
+
+    g_test_add_func (path, tests[k].fn);
+    g_free (path);
   }
-  printf ("%d passed, %d failed\n", passed, failed);
-  return failed ? 1 : 0;
 }
