@@ -592,14 +592,16 @@ GST_START_TEST (test_n_threads_property_is_uint_0_to_maxint_default_0)
 
 GST_END_TEST;
 
+/* Whether a line of @level containing @needle was logged. */
 typedef struct
 {
-  const gchar *needle;
+  GstDebugLevel level;
+  gchar *needle;
   gboolean seen;
 } LogWatch;
 
 static void
-watch_warnings (G_GNUC_UNUSED GstDebugCategory * category,
+watch_log (G_GNUC_UNUSED GstDebugCategory * category,
     GstDebugLevel level, G_GNUC_UNUSED const gchar * file,
     G_GNUC_UNUSED const gchar * function, G_GNUC_UNUSED gint line,
     G_GNUC_UNUSED GObject * object, GstDebugMessage * message,
@@ -608,15 +610,35 @@ watch_warnings (G_GNUC_UNUSED GstDebugCategory * category,
   LogWatch *watch = user_data;
   const gchar *text = gst_debug_message_get (message);
 
-  if (level == GST_LEVEL_WARNING && text && strstr (text, watch->needle))
+  if (level == watch->level && text && strstr (text, watch->needle))
     watch->seen = TRUE;
+}
+
+static void
+log_watch_start (LogWatch * watch, const gchar * category,
+    GstDebugLevel level, gchar * needle)
+{
+  watch->level = level;
+  watch->needle = needle;
+  watch->seen = FALSE;
+  gst_debug_set_threshold_for_name (category, level);
+  gst_debug_add_log_function (watch_log, watch, NULL);
+}
+
+static gboolean
+log_watch_stop (LogWatch * watch, const gchar * category)
+{
+  gst_debug_remove_log_function_by_data (watch);
+  gst_debug_unset_threshold_for_name (category);
+  g_free (watch->needle);
+  return watch->seen;
 }
 
 GST_START_TEST (test_n_threads_is_ignored_with_a_warning_above_ready)
 {
   CeTestFixture f;
   GstElement *e = new_element (ELEMENT, "cpu");
-  LogWatch watch = { "'n-threads'", FALSE };
+  LogWatch watch;
   guint n = 0;
 
   /* Taken in NULL and READY... */
@@ -633,14 +655,13 @@ GST_START_TEST (test_n_threads_is_ignored_with_a_warning_above_ready)
 
   /* ... ignored while PLAYING, with a warning in the log. */
   ce_test_fixture_start (&f, e, "GRAY8", 8, 8);
-  gst_debug_set_threshold_for_name ("cebasefilter", GST_LEVEL_WARNING);
-  gst_debug_add_log_function (watch_warnings, &watch, NULL);
+  log_watch_start (&watch, "cebasefilter", GST_LEVEL_WARNING,
+      g_strdup ("'n-threads'"));
   g_object_set (f.element, "n-threads", 5, NULL);
-  gst_debug_remove_log_function_by_data (&watch);
-  gst_debug_unset_threshold_for_name ("cebasefilter");
+  fail_unless (log_watch_stop (&watch, "cebasefilter"),
+      "no warning for n-threads set while PLAYING");
   g_object_get (f.element, "n-threads", &n, NULL);
   fail_unless_equals_int (n, 2);
-  fail_unless (watch.seen, "no warning for n-threads set while PLAYING");
   ce_test_fixture_stop (&f);
 }
 
@@ -663,9 +684,17 @@ GST_START_TEST (test_n_threads_1_2_and_0_give_identical_output)
     CeTestFixture f;
     GstElement *e = new_element (el, "cpu");
     GstBuffer *out;
+    LogWatch watch;
 
+    /* The element says at start how many threads it got: 0 is one per
+     * core. */
     g_object_set (e, "n-threads", n_threads[i], NULL);
+    log_watch_start (&watch, el->factory, GST_LEVEL_INFO,
+        g_strdup_printf ("on %u threads", n_threads[i] ? n_threads[i] :
+            g_get_num_processors ()));
     ce_test_fixture_start (&f, e, el->format, 641, 481);
+    fail_unless (log_watch_stop (&watch, el->factory),
+        "n-threads=%u: not on the threads asked for", n_threads[i]);
     out = ce_test_push_and_pull (f.h, gst_buffer_ref (in));
     assert_output (el, out, el->format, expected, 641, 481);
     gst_buffer_unref (out);
