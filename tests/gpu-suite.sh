@@ -30,7 +30,7 @@ for tool in memcheck racecheck synccheck; do
   compute-sanitizer --tool $tool --error-exitcode 1 "$B/tests/core-tests" -p /gpu/core --quick \
     >"$OUT/sanitizer-$tool.log" 2>&1
   rc=$?
-  echo "$tool: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY|^ok|^not ok' -c "$OUT/sanitizer-$tool.log" | tail -2 | tr '\n' ' ')"
+  echo "$tool: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-$tool.log" | tail -1), $(grep -c '^ok' "$OUT/sanitizer-$tool.log") cases ok, $(grep -c '^not ok' "$OUT/sanitizer-$tool.log") not ok"
   [ $rc = 0 ] || fail=1
 done
 
