@@ -1712,7 +1712,8 @@ ce_test_register_gpu_core (gboolean quick_run)
       cases[n].w = w;
       cases[n].h = h;
       cases[n].kind = (image_kind) kind;
-      path = g_strdup_printf ("/gpu/core/scene/%dx%d/%s", w, h, kinds[kind]);
+      path = g_strdup_printf ("/gpu/core/scene-%dx%d-%s", w, h,
+          kinds[kind]);
       g_test_add_data_func (path, &cases[n++], run_scene);
       g_free (path);
     }
