@@ -245,6 +245,12 @@ ce_status ce_cuda_device_count (int *count);
 
 /* device_id -1 picks the first usable device.  n_streams >= 2. */
 ce_status ce_cuda_ctx_new (int device_id, int n_streams, ce_cuda_ctx ** ctx);
+
+/* The same in the CUDA context current on the calling thread (one the
+ * caller made, such as GStreamer's GstCudaContext pushed), instead of the
+ * device's primary context.  Every later call on @ctx, ce_cuda_ctx_free
+ * included, must be made with that context current. */
+ce_status ce_cuda_ctx_new_current (int n_streams, ce_cuda_ctx ** ctx);
 void ce_cuda_ctx_free (ce_cuda_ctx * ctx);
 int ce_cuda_ctx_device_id (const ce_cuda_ctx * ctx);
 const char *ce_cuda_ctx_device_name (const ce_cuda_ctx * ctx);

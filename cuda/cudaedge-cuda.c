@@ -250,6 +250,33 @@ ce_cuda_ctx_new (int device_id, int n_streams, ce_cuda_ctx ** out)
   return status;
 }
 
+ce_status
+ce_cuda_ctx_new_current (int n_streams, ce_cuda_ctx ** out)
+{
+  ce_status status;
+  cudaError_t err;
+  int device;
+
+  if ((status = ce_check_pointer (out, "ctx")) != CE_STATUS_OK)
+    return status;
+  *out = NULL;
+  if (n_streams < 2) {
+    ce_set_error ("n_streams must be at least 2 (got %d)", n_streams);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
+  err = cudaGetDevice (&device);
+  if (err != cudaSuccess) {
+    ce_set_error ("no current CUDA context: %s", cudaGetErrorString (err));
+    (void) cudaGetLastError ();
+    return CE_STATUS_NO_DEVICE;
+  }
+  /* Entry points switch devices only when another device is current, so
+   * the caller's context stays the one every call runs in. */
+  if ((status = ce_kernels_probe ()) != CE_STATUS_OK)
+    return status;
+  return ctx_create_on_device (device, n_streams, out);
+}
+
 /* The rest of ce_cuda_ctx_new, with @device_id current. */
 static ce_status
 ctx_create_on_device (int device_id, int n_streams, ce_cuda_ctx ** out)

@@ -35,6 +35,15 @@ ce_cuda_ctx_new (int device_id, int n_streams, ce_cuda_ctx ** ctx)
   return not_built ();
 }
 
+ce_status
+ce_cuda_ctx_new_current (int n_streams, ce_cuda_ctx ** ctx)
+{
+  (void) n_streams;
+  if (ctx)
+    *ctx = NULL;
+  return not_built ();
+}
+
 void
 ce_cuda_ctx_free (ce_cuda_ctx * ctx)
 {

@@ -22,6 +22,12 @@
 
 #include "gstcecontext.h"
 
+#ifdef HAVE_GST_CUDA
+#include <gst/cuda/gstcudacontext.h>
+#include <gst/cuda/gstcudautils.h>
+#include <gst/cuda/gstcudaloader.h>
+#endif
+
 GST_DEBUG_CATEGORY_STATIC (gst_ce_context_debug);
 #define GST_CAT_DEFAULT gst_ce_context_debug
 
@@ -44,16 +50,37 @@ struct _GstCeContext
   ce_cuda_ctx *handle;
   gchar *device_name;
   gint device_id;
+#ifdef HAVE_GST_CUDA
+  GstCudaContext *gst_ctx;      /* the context the core works in */
+#endif
 };
 
 GstCeContext *
-gst_ce_context_new (gint device_id, ce_status * status)
+gst_ce_context_new (GstElement * element, gint device_id, ce_status * status)
 {
   GstCeContext *ctx;
   ce_cuda_ctx *handle = NULL;
-  ce_status ret;
+  ce_status ret = CE_STATUS_NO_DEVICE;
+#ifdef HAVE_GST_CUDA
+  GstCudaContext *gst_ctx = NULL;
 
-  ret = ce_cuda_ctx_new (device_id, GST_CE_CUDA_STREAMS, &handle);
+  /* GStreamer's context for the device, shared with the neighbours (a
+   * decoder's, or a new one they will share): frames on the GPU and in
+   * system memory are then worked on in one context. */
+  if (gst_cuda_load_library ()
+      && gst_cuda_ensure_element_context (element, device_id, &gst_ctx)) {
+    if (gst_cuda_context_push (gst_ctx)) {
+      ret = ce_cuda_ctx_new_current (GST_CE_CUDA_STREAMS, &handle);
+      gst_cuda_context_pop (NULL);
+    }
+    if (ret != CE_STATUS_OK)
+      gst_clear_object (&gst_ctx);
+  } else
+#endif
+  {
+    (void) element;
+    ret = ce_cuda_ctx_new (device_id, GST_CE_CUDA_STREAMS, &handle);
+  }
   if (status)
     *status = ret;
   if (ret != CE_STATUS_OK)
@@ -61,6 +88,9 @@ gst_ce_context_new (gint device_id, ce_status * status)
 
   ctx = g_atomic_rc_box_new0 (GstCeContext);
   ctx->handle = handle;
+#ifdef HAVE_GST_CUDA
+  ctx->gst_ctx = gst_ctx;
+#endif
   ctx->device_id = ce_cuda_ctx_device_id (handle);
   ctx->device_name = g_strdup (ce_cuda_ctx_device_name (handle));
   return ctx;
@@ -76,8 +106,14 @@ static void
 gst_ce_context_free_contents (GstCeContext * ctx)
 {
   GST_DEBUG ("freeing CUDA context of device %d", ctx->device_id);
-  ce_cuda_ctx_free (ctx->handle);
+  if (gst_ce_context_push (ctx)) {
+    ce_cuda_ctx_free (ctx->handle);
+    gst_ce_context_pop (ctx);
+  }
   g_free (ctx->device_name);
+#ifdef HAVE_GST_CUDA
+  gst_clear_object (&ctx->gst_ctx);
+#endif
 }
 
 void
@@ -91,6 +127,42 @@ ce_cuda_ctx *
 gst_ce_context_get_handle (GstCeContext * ctx)
 {
   return ctx->handle;
+}
+
+gboolean
+gst_ce_context_push (GstCeContext * ctx)
+{
+#ifdef HAVE_GST_CUDA
+  if (ctx->gst_ctx && !gst_cuda_context_push (ctx->gst_ctx)) {
+    GST_WARNING ("could not make GStreamer's CUDA context current");
+    return FALSE;
+  }
+#else
+  (void) ctx;
+#endif
+  return TRUE;
+}
+
+void
+gst_ce_context_pop (GstCeContext * ctx)
+{
+#ifdef HAVE_GST_CUDA
+  if (ctx->gst_ctx)
+    gst_cuda_context_pop (NULL);
+#else
+  (void) ctx;
+#endif
+}
+
+gpointer
+gst_ce_context_get_gst_context (GstCeContext * ctx)
+{
+#ifdef HAVE_GST_CUDA
+  return ctx->gst_ctx;
+#else
+  (void) ctx;
+  return NULL;
+#endif
 }
 
 const gchar *
@@ -144,8 +216,12 @@ gst_ce_pinned_allocator_alloc (GstAllocator * allocator, gsize size,
   }
 
   maxsize = size + params->prefix + params->padding;
-  ret = ce_cuda_host_alloc (gst_ce_context_get_handle (self->ctx), maxsize,
-      &data);
+  ret = CE_STATUS_CUDA_ERROR;
+  if (gst_ce_context_push (self->ctx)) {
+    ret = ce_cuda_host_alloc (gst_ce_context_get_handle (self->ctx), maxsize,
+        &data);
+    gst_ce_context_pop (self->ctx);
+  }
   if (ret != CE_STATUS_OK || data == NULL) {
     GST_WARNING_OBJECT (self, "pinned allocation of %" G_GSIZE_FORMAT
         " bytes failed: %s (%s)", maxsize, ce_status_string (ret),
@@ -174,8 +250,13 @@ gst_ce_pinned_allocator_free (GstAllocator * allocator, GstMemory * memory)
 
   /* Shared sub-memories point into their parent's allocation. */
   if (memory->parent == NULL) {
-    ce_status ret = ce_cuda_host_free (gst_ce_context_get_handle (self->ctx),
-        mem->data);
+    ce_status ret = CE_STATUS_CUDA_ERROR;
+
+    if (gst_ce_context_push (self->ctx)) {
+      ret = ce_cuda_host_free (gst_ce_context_get_handle (self->ctx),
+          mem->data);
+      gst_ce_context_pop (self->ctx);
+    }
     if (ret != CE_STATUS_OK)
       GST_WARNING_OBJECT (self, "freeing pinned memory failed: %s (%s)",
           ce_status_string (ret), ce_last_error ());

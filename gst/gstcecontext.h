@@ -38,11 +38,23 @@ typedef struct _GstCeContext GstCeContext;
 
 void gst_ce_context_init_debug (void);
 
-GstCeContext *gst_ce_context_new (gint device_id, ce_status * status);
+/* In GStreamer's CUDA context of the device when built with it (found
+ * through @element's neighbours or made and shared with them), else in
+ * the device's primary context. */
+GstCeContext *gst_ce_context_new (GstElement * element, gint device_id,
+    ce_status * status);
 GstCeContext *gst_ce_context_ref (GstCeContext * ctx);
 void gst_ce_context_unref (GstCeContext * ctx);
 ce_cuda_ctx *gst_ce_context_get_handle (GstCeContext * ctx);
 const gchar *gst_ce_context_get_device_name (GstCeContext * ctx);
+
+/* Every call on the handle is made between these two, which make the
+ * context current on the calling thread (when it is GStreamer's). */
+gboolean gst_ce_context_push (GstCeContext * ctx);
+void gst_ce_context_pop (GstCeContext * ctx);
+/* The GstCudaContext (a gpointer, so that this header needs no GstCuda),
+ * or NULL in the primary context. */
+gpointer gst_ce_context_get_gst_context (GstCeContext * ctx);
 gint gst_ce_context_get_device_id (GstCeContext * ctx);
 
 #define GST_TYPE_CE_PINNED_ALLOCATOR (gst_ce_pinned_allocator_get_type ())

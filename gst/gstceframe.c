@@ -444,11 +444,15 @@ gst_ce_base_filter_transform_frame (GstVideoFilter * filter,
 
     /* Nothing is in flight on this path, so slot 0 is free. */
     call = "submitting the frame";
-    status = GET_CLASS (self)->cuda_submit (self, handle, 0, in, out,
-        params);
-    if (status == CE_STATUS_OK) {
-      call = "ce_cuda_frame_wait";
-      status = ce_cuda_frame_wait (handle, 0, &timing);
+    status = CE_STATUS_CUDA_ERROR;
+    if (gst_ce_context_push (priv->ctx)) {
+      status = GET_CLASS (self)->cuda_submit (self, handle, 0, in, out,
+          params);
+      if (status == CE_STATUS_OK) {
+        call = "ce_cuda_frame_wait";
+        status = ce_cuda_frame_wait (handle, 0, &timing);
+      }
+      gst_ce_context_pop (priv->ctx);
     }
   }
 
@@ -693,9 +697,13 @@ gst_ce_base_filter_submit_queued (GstCeBaseFilter * self)
      * is free. */
     job->slot = gst_ce_in_flight_reserve_slot (&priv->in_flight);
     if (job->slot >= 0) {
-      job->status = GET_CLASS (self)->cuda_submit (self,
-          gst_ce_context_get_handle (job->ctx), job->slot, &job->in,
-          &job->out, job->params);
+      job->status = CE_STATUS_CUDA_ERROR;
+      if (gst_ce_context_push (job->ctx)) {
+        job->status = GET_CLASS (self)->cuda_submit (self,
+            gst_ce_context_get_handle (job->ctx), job->slot, &job->in,
+            &job->out, job->params);
+        gst_ce_context_pop (job->ctx);
+      }
       if (job->status != CE_STATUS_OK) {
         gst_ce_in_flight_release_slot (&priv->in_flight, job->slot);
         job->slot = -1;

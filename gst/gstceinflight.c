@@ -146,9 +146,13 @@ gst_ce_in_flight_wait (GstCeInFlight * fl, GstCeJob * job,
   if (job->slot >= 0) {
     if (job->device)
       status = fl->device_wait (fl->device_wait_data, job->slot, timing);
-    else
+    else if (gst_ce_context_push (job->ctx)) {
       status = ce_cuda_frame_wait (gst_ce_context_get_handle (job->ctx),
           job->slot, timing);
+      gst_ce_context_pop (job->ctx);
+    } else {
+      status = CE_STATUS_CUDA_ERROR;
+    }
     gst_ce_in_flight_release_slot (fl, job->slot);
   }
   return status;
