@@ -13,7 +13,8 @@
  * MERCHANTABILITY or FITNESS FOR A PARTICULAR PURPOSE.  See the GNU
  * Library General Public License for more details.
  *
- * Usage: edge-app [--backend=auto|cuda|cpu] [--switch-frame=N] [FILE]
+ * Usage: edge-app [--backend=auto|cuda|cpu] [--switch-frame=N]
+ *                 [--nvdec] [FILE]
  *
  * Detects the edges of FILE, a clip or a still picture (or of a generated
  * test clip), and writes them losslessly as PNG frames: every frame to
@@ -22,6 +23,10 @@
  * from 128 to 64.  Prints any cudaedge-check message and, at the end, the
  * element's statistics.  The exit status is 1 on an error or when a checked
  * frame mismatched.
+ *
+ * With --nvdec, FILE is an H.264 clip in MP4 decoded on the GPU by
+ * nvcodec's nvh264dec: the frames stay in GStreamer CUDA memory until
+ * cudaedge has made their edges, and only the GRAY8 edges come back.
  */
 
 #include <stdlib.h>
@@ -48,7 +53,7 @@ print_stats (App * app)
 {
   GstStructure *stats = NULL;
   guint64 frames = 0, checked = 0, mismatches = 0;
-  gdouble up = 0, kern = 0, down = 0;
+  gdouble up = 0, kern = 0, down = 0, cpu = 0;
   gchar *str;
 
   g_object_get (app->edge, "stats", &stats, NULL);
@@ -62,14 +67,18 @@ print_stats (App * app)
       "frames-checked", G_TYPE_UINT64, &checked,
       "mismatches", G_TYPE_UINT64, &mismatches,
       "upload-us", G_TYPE_DOUBLE, &up, "kernel-us", G_TYPE_DOUBLE, &kern,
-      "download-us", G_TYPE_DOUBLE, &down, NULL);
+      "download-us", G_TYPE_DOUBLE, &down, "cpu-us", G_TYPE_DOUBLE, &cpu,
+      NULL);
   g_print ("backend: %s (%s)\n", gst_structure_get_string (stats, "backend"),
       gst_structure_get_string (stats, "device"));
   g_print ("frames processed: %" G_GUINT64_FORMAT ", checked: %"
       G_GUINT64_FORMAT ", mismatches: %" G_GUINT64_FORMAT "\n", frames,
       checked, mismatches);
-  g_print ("mean per frame: upload %.1f us, kernel %.1f us, download %.1f "
-      "us\n", up, kern, down);
+  if (g_strcmp0 (gst_structure_get_string (stats, "backend"), "cuda") == 0)
+    g_print ("mean per GPU frame: upload %.1f us, kernel %.1f us, download "
+        "%.1f us\n", up, kern, down);
+  else
+    g_print ("mean per CPU frame: %.1f us\n", cpu);
   if (mismatches > 0)
     app->status = 1;
   gst_structure_free (stats);
@@ -202,12 +211,16 @@ main (int argc, char **argv)
   gchar *source, *desc;
   gchar *backend = NULL;
   gint switch_frame = DEFAULT_SWITCH_FRAME;
+  gboolean nvdec = FALSE;
   GstPluginFeature *feature;
   GOptionEntry entries[] = {
     {"backend", 'b', 0, G_OPTION_ARG_STRING, &backend,
         "cudaedge backend: auto (default), cuda or cpu", "NAME"},
     {"switch-frame", 's', 0, G_OPTION_ARG_INT, &switch_frame,
         "frame at which the threshold goes from 128 to 64 (default 30)", "N"},
+    {"nvdec", 'n', 0, G_OPTION_ARG_NONE, &nvdec,
+        "FILE is an H.264 MP4 clip: decode it on the GPU (nvh264dec) and "
+          "keep the frames there for cudaedge", NULL},
     {NULL}
   };
   GOptionContext *octx;
@@ -216,11 +229,12 @@ main (int argc, char **argv)
   g_option_context_add_main_entries (octx, entries, NULL);
   g_option_context_add_group (octx, gst_init_get_option_group ());
   if (!g_option_context_parse (octx, &argc, &argv, &err) || argc > 2
-      || switch_frame < 0) {
+      || switch_frame < 0 || (nvdec && argc != 2)) {
     g_printerr ("%s\n", err ? err->message : argc > 2 ?
-        "too many arguments" : "the switch frame must be 0 or more");
+        "too many arguments" : switch_frame < 0 ?
+        "the switch frame must be 0 or more" : "--nvdec needs a FILE");
     g_printerr ("usage: %s [--backend=auto|cuda|cpu] [--switch-frame=N] "
-        "[FILE]\n", argv[0]);
+        "[--nvdec] [FILE]\n", argv[0]);
     g_clear_error (&err);
     g_option_context_free (octx);
     return 2;
@@ -242,13 +256,27 @@ main (int argc, char **argv)
   }
   gst_object_unref (feature);
 
-  if (argc == 2) {
+  if (nvdec) {
+    feature = gst_registry_find_feature (gst_registry_get (), "nvh264dec",
+        GST_TYPE_ELEMENT_FACTORY);
+    if (!feature) {
+      g_printerr ("--nvdec needs nvcodec's nvh264dec (gstreamer1.0-plugins-"
+          "bad with an NVIDIA driver), which is not available\n");
+      g_free (backend);
+      return 1;
+    }
+    gst_object_unref (feature);
+    /* Decoded into CUDA memory; cudaedge takes it there and downloads
+     * one byte per pixel. */
+    source = g_strdup ("filesrc name=file ! qtdemux ! h264parse ! "
+        "nvh264dec");
+  } else if (argc == 2) {
     /* The file name is set as a property below, not spelled into the
      * description, so that any byte in it survives. */
-    source = g_strdup ("filesrc name=file ! decodebin");
+    source = g_strdup ("filesrc name=file ! decodebin ! videoconvert");
   } else {
     source = g_strdup ("videotestsrc num-buffers=90 pattern=ball "
-        "! video/x-raw,width=640,height=480,framerate=30/1");
+        "! video/x-raw,width=640,height=480,framerate=30/1 ! videoconvert");
   }
 
   /* check=true compares with the CPU reference on the GPU (a no-op on the
@@ -257,8 +285,8 @@ main (int argc, char **argv)
    * preview branch overwrites one file with every frame: it ends as the
    * last frame (a pngenc snapshot=true branch would end the whole stream
    * at its EOS). */
-  desc = g_strdup_printf ("%s ! videoconvert ! cudaedge name=edge check=true "
-      "! pngenc ! tee name=t "
+  desc = g_strdup_printf ("%s ! cudaedge name=edge check=true "
+      "! video/x-raw,format=GRAY8 ! pngenc ! tee name=t "
       "t. ! queue name=aviq ! avimux ! filesink location=" OUTPUT_VIDEO " "
       "t. ! queue ! multifilesink location=" OUTPUT_PREVIEW, source);
   g_free (source);
