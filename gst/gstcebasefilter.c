@@ -644,6 +644,24 @@ gst_ce_base_filter_decide_allocation (GstBaseTransform * trans,
       ->decide_allocation (trans, query);
 }
 
+GstCaps *
+gst_ce_base_filter_filter_caps (GstCeBaseFilter * self,
+    GstPadDirection direction, GstCaps * caps, GstCaps * result,
+    GstCaps * filter)
+{
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, result,
+        GST_CAPS_INTERSECT_FIRST);
+
+    gst_caps_unref (result);
+    result = tmp;
+  }
+  GST_CAT_DEBUG_OBJECT (GET_CLASS (self)->debug, self, "%s caps %"
+      GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      direction == GST_PAD_SINK ? "sink" : "src", caps, result);
+  return result;
+}
+
 gboolean
 gst_ce_base_filter_can_use_cuda_memory (G_GNUC_UNUSED GstCeBaseFilter * self)
 {

@@ -119,9 +119,40 @@ struct _GstCeBaseFilterClass
   gpointer _gst_reserved[GST_PADDING];
 };
 
+/* Fills @base_class (a GstCeBaseFilterClass *) for the element @name from
+ * the functions <prefix>_set_info, _get_params, _cuda_submit, _cpu_rows
+ * (and _device_submit in builds with GStreamer CUDA memory) and the debug
+ * category <prefix>_debug, so that a subclass names them once. */
+#ifdef HAVE_GST_CUDA
+#define GST_CE_BASE_FILTER_DEVICE_VFUNC(base_class, prefix) \
+    (base_class)->device_submit = GST_DEBUG_FUNCPTR (prefix##_device_submit)
+#else
+#define GST_CE_BASE_FILTER_DEVICE_VFUNC(base_class, prefix) \
+    (void) 0
+#endif
+#define GST_CE_BASE_FILTER_CLASS_SETUP(base_class, prefix, elt_name, \
+    what_text, params_bytes) G_STMT_START { \
+  (base_class)->name = (elt_name); \
+  (base_class)->what = (what_text); \
+  (base_class)->debug = prefix##_debug; \
+  (base_class)->params_size = (params_bytes); \
+  (base_class)->set_info = GST_DEBUG_FUNCPTR (prefix##_set_info); \
+  (base_class)->get_params = GST_DEBUG_FUNCPTR (prefix##_get_params); \
+  (base_class)->cuda_submit = GST_DEBUG_FUNCPTR (prefix##_cuda_submit); \
+  (base_class)->cpu_rows = GST_DEBUG_FUNCPTR (prefix##_cpu_rows); \
+  GST_CE_BASE_FILTER_DEVICE_VFUNC (base_class, prefix); \
+} G_STMT_END
+
 /* GStreamer's caps feature of CUDA memory (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY
  * in gstreamer-cuda-1.0, which only builds with it include). */
 #define GST_CE_CAPS_FEATURE_CUDA_MEMORY "memory:CUDAMemory"
+
+/* The end of a subclass's transform_caps: @result (taken) intersected
+ * with @filter (may be NULL), logged against @caps; returns the caps to
+ * give back. */
+GstCaps *gst_ce_base_filter_filter_caps (GstCeBaseFilter * self,
+    GstPadDirection direction, GstCaps * caps, GstCaps * result,
+    GstCaps * filter);
 
 /* Whether the element may negotiate GStreamer CUDA memory now: built with
  * it, started, and on the CUDA backend.  For the subclass's

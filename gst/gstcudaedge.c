@@ -246,106 +246,6 @@ static void gst_cuda_edge_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
 static GstCaps *gst_cuda_edge_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter);
-static gboolean gst_cuda_edge_set_info (GstCeBaseFilter * base,
-    const GstVideoInfo * in_info, const GstVideoInfo * out_info);
-static void gst_cuda_edge_get_params (GstCeBaseFilter * base,
-    gpointer params);
-static ce_status gst_cuda_edge_cuda_submit (GstCeBaseFilter * base,
-    ce_cuda_ctx * ctx, gint slot, const GstVideoFrame * in,
-    GstVideoFrame * out, gconstpointer params);
-static ce_status gst_cuda_edge_cpu_rows (GstCeBaseFilter * base,
-    const GstVideoFrame * in, gconstpointer params, gint row0, gint row1,
-    guint8 * dst, gsize dst_stride);
-
-#ifdef HAVE_GST_CUDA
-static ce_status gst_cuda_edge_device_submit (GstCeBaseFilter * base,
-    ce_cuda_dev * dev, gint slot, const GstVideoFrame * in,
-    GstVideoFrame * out, gboolean out_on_device, gconstpointer params);
-#endif
-
-static void
-gst_cuda_edge_class_init (GstCudaEdgeClass * klass)
-{
-  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
-  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
-  GstCeBaseFilterClass *base_class = GST_CE_BASE_FILTER_CLASS (klass);
-
-  GST_DEBUG_CATEGORY_INIT (gst_cuda_edge_debug, "cudaedge", 0,
-      "CUDA edge detector");
-
-  gobject_class->set_property = gst_cuda_edge_set_property;
-  gobject_class->get_property = gst_cuda_edge_get_property;
-
-  g_object_class_install_property (gobject_class, PROP_THRESHOLD,
-      g_param_spec_double ("threshold", "Threshold",
-          "Gradient magnitude above which a pixel is an edge, in gray "
-          "levels (0 - 2048)", 0.0, CE_THRESHOLD_MAX, DEFAULT_THRESHOLD,
-          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
-          GST_PARAM_CONTROLLABLE | G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (gobject_class, PROP_BLUR,
-      g_param_spec_boolean ("blur", "Blur",
-          "Smooth the luma with a 5x5 Gaussian before the Sobel operator",
-          DEFAULT_BLUR,
-          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
-          G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (gobject_class, PROP_BORDER_MODE,
-      g_param_spec_enum ("border-mode", "Border mode",
-          "What the filters read outside the frame",
-          GST_TYPE_CUDA_EDGE_BORDER_MODE, DEFAULT_BORDER_MODE,
-          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
-          G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (gobject_class, PROP_NORM,
-      g_param_spec_enum ("norm", "Norm",
-          "How the gradient magnitude is computed from gx and gy",
-          GST_TYPE_CUDA_EDGE_NORM, DEFAULT_NORM,
-          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
-          G_PARAM_STATIC_STRINGS));
-  g_object_class_install_property (gobject_class, PROP_OUTPUT,
-      g_param_spec_enum ("output", "Output",
-          "What the GRAY8 output holds", GST_TYPE_CUDA_EDGE_OUTPUT,
-          DEFAULT_OUTPUT,
-          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
-          G_PARAM_STATIC_STRINGS));
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
-  gst_element_class_set_static_metadata (element_class,
-      "CUDA edge detector", "Filter/Effect/Video",
-      "Gaussian blur, Sobel gradient and threshold of the luma on an NVIDIA "
-      "GPU (CPU fallback); outputs GRAY8 edges or gradient magnitude; on "
-      "CUDA with a known frame rate, one frame of latency",
-      "The gst-cudaedge authors");
-
-  trans_class->transform_caps =
-      GST_DEBUG_FUNCPTR (gst_cuda_edge_transform_caps);
-
-  base_class->name = "cudaedge";
-  base_class->what = "Edge detection";
-  base_class->debug = gst_cuda_edge_debug;
-  base_class->params_size = sizeof (GstCudaEdgeParams);
-  base_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_edge_set_info);
-  base_class->get_params = GST_DEBUG_FUNCPTR (gst_cuda_edge_get_params);
-  base_class->cuda_submit = GST_DEBUG_FUNCPTR (gst_cuda_edge_cuda_submit);
-  base_class->cpu_rows = GST_DEBUG_FUNCPTR (gst_cuda_edge_cpu_rows);
-#ifdef HAVE_GST_CUDA
-  base_class->device_submit = GST_DEBUG_FUNCPTR (gst_cuda_edge_device_submit);
-#endif
-
-  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_EDGE_BORDER_MODE, 0);
-  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_EDGE_NORM, 0);
-  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_EDGE_OUTPUT, 0);
-}
-
-static void
-gst_cuda_edge_init (GstCudaEdge * self)
-{
-  self->threshold = DEFAULT_THRESHOLD;
-  self->blur = DEFAULT_BLUR;
-  self->border_mode = DEFAULT_BORDER_MODE;
-  self->norm = DEFAULT_NORM;
-  self->output = DEFAULT_OUTPUT;
-  self->format = CE_FORMAT_GRAY8;
-}
 
 static void
 gst_cuda_edge_set_property (GObject * object, guint prop_id,
@@ -485,16 +385,8 @@ gst_cuda_edge_transform_caps (GstBaseTransform * trans,
     }
   }
 
-  if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, ret,
-        GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (ret);
-    ret = tmp;
-  }
-
-  GST_DEBUG_OBJECT (trans, "%s caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
-      direction == GST_PAD_SINK ? "sink" : "src", caps, ret);
-  return ret;
+  return gst_ce_base_filter_filter_caps (GST_CE_BASE_FILTER (trans),
+      direction, caps, ret, filter);
 }
 
 static gboolean
@@ -620,3 +512,80 @@ gst_cuda_edge_device_submit (G_GNUC_UNUSED GstCeBaseFilter * base,
   return status;
 }
 #endif
+
+/* ---- class ---- */
+
+static void
+gst_cuda_edge_class_init (GstCudaEdgeClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+
+  GST_DEBUG_CATEGORY_INIT (gst_cuda_edge_debug, "cudaedge", 0,
+      "CUDA edge detector");
+
+  gobject_class->set_property = gst_cuda_edge_set_property;
+  gobject_class->get_property = gst_cuda_edge_get_property;
+
+  g_object_class_install_property (gobject_class, PROP_THRESHOLD,
+      g_param_spec_double ("threshold", "Threshold",
+          "Gradient magnitude above which a pixel is an edge, in gray "
+          "levels (0 - 2048)", 0.0, CE_THRESHOLD_MAX, DEFAULT_THRESHOLD,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          GST_PARAM_CONTROLLABLE | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_BLUR,
+      g_param_spec_boolean ("blur", "Blur",
+          "Smooth the luma with a 5x5 Gaussian before the Sobel operator",
+          DEFAULT_BLUR,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_BORDER_MODE,
+      g_param_spec_enum ("border-mode", "Border mode",
+          "What the filters read outside the frame",
+          GST_TYPE_CUDA_EDGE_BORDER_MODE, DEFAULT_BORDER_MODE,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_NORM,
+      g_param_spec_enum ("norm", "Norm",
+          "How the gradient magnitude is computed from gx and gy",
+          GST_TYPE_CUDA_EDGE_NORM, DEFAULT_NORM,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property (gobject_class, PROP_OUTPUT,
+      g_param_spec_enum ("output", "Output",
+          "What the GRAY8 output holds", GST_TYPE_CUDA_EDGE_OUTPUT,
+          DEFAULT_OUTPUT,
+          G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
+          G_PARAM_STATIC_STRINGS));
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_set_static_metadata (element_class,
+      "CUDA edge detector", "Filter/Effect/Video",
+      "Gaussian blur, Sobel gradient and threshold of the luma on an NVIDIA "
+      "GPU (CPU fallback); outputs GRAY8 edges or gradient magnitude; on "
+      "CUDA with a known frame rate, one frame of latency",
+      "The gst-cudaedge authors");
+
+  trans_class->transform_caps =
+      GST_DEBUG_FUNCPTR (gst_cuda_edge_transform_caps);
+
+  GST_CE_BASE_FILTER_CLASS_SETUP (GST_CE_BASE_FILTER_CLASS (klass),
+      gst_cuda_edge, "cudaedge",
+      "Edge detection", sizeof (GstCudaEdgeParams));
+
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_EDGE_BORDER_MODE, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_EDGE_NORM, 0);
+  gst_type_mark_as_plugin_api (GST_TYPE_CUDA_EDGE_OUTPUT, 0);
+}
+
+static void
+gst_cuda_edge_init (GstCudaEdge * self)
+{
+  self->threshold = DEFAULT_THRESHOLD;
+  self->blur = DEFAULT_BLUR;
+  self->border_mode = DEFAULT_BORDER_MODE;
+  self->norm = DEFAULT_NORM;
+  self->output = DEFAULT_OUTPUT;
+  self->format = CE_FORMAT_GRAY8;
+}

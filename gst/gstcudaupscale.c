@@ -85,15 +85,8 @@ struct _GstCudaUpscale
 #define UPSCALE_CAPS GST_VIDEO_CAPS_MAKE (UPSCALE_FORMATS)
 #endif
 
-static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
-    GST_PAD_SINK,
-    GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (UPSCALE_CAPS));
-
-static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
-    GST_PAD_SRC,
-    GST_PAD_ALWAYS,
-    GST_STATIC_CAPS (UPSCALE_CAPS));
+/* One set of caps for both pads: the format carries over. */
+static GstStaticCaps upscale_caps = GST_STATIC_CAPS (UPSCALE_CAPS);
 
 #define gst_cuda_upscale_parent_class parent_class
 G_DEFINE_TYPE (GstCudaUpscale, gst_cuda_upscale, GST_TYPE_CE_BASE_FILTER);
@@ -106,66 +99,6 @@ static GstCaps *gst_cuda_upscale_fixate_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * othercaps);
 static gboolean gst_cuda_upscale_transform_meta (GstBaseTransform * trans,
     GstBuffer * outbuf, GstMeta * meta, GstBuffer * inbuf);
-static gboolean gst_cuda_upscale_set_info (GstCeBaseFilter * base,
-    const GstVideoInfo * in_info, const GstVideoInfo * out_info);
-static void gst_cuda_upscale_get_params (GstCeBaseFilter * base,
-    gpointer params);
-static ce_status gst_cuda_upscale_cuda_submit (GstCeBaseFilter * base,
-    ce_cuda_ctx * ctx, gint slot, const GstVideoFrame * in,
-    GstVideoFrame * out, gconstpointer params);
-static ce_status gst_cuda_upscale_cpu_rows (GstCeBaseFilter * base,
-    const GstVideoFrame * in, gconstpointer params, gint row0, gint row1,
-    guint8 * dst, gsize dst_stride);
-
-#ifdef HAVE_GST_CUDA
-static ce_status gst_cuda_upscale_device_submit (GstCeBaseFilter * base,
-    ce_cuda_dev * dev, gint slot, const GstVideoFrame * in,
-    GstVideoFrame * out, gboolean out_on_device, gconstpointer params);
-#endif
-
-static void
-gst_cuda_upscale_class_init (GstCudaUpscaleClass * klass)
-{
-  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
-  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
-  GstCeBaseFilterClass *base_class = GST_CE_BASE_FILTER_CLASS (klass);
-
-  GST_DEBUG_CATEGORY_INIT (gst_cuda_upscale_debug, "cudaupscale", 0,
-      "CUDA bilinear 2x upscaler");
-
-  gst_element_class_add_static_pad_template (element_class, &sink_template);
-  gst_element_class_add_static_pad_template (element_class, &src_template);
-  gst_element_class_set_static_metadata (element_class,
-      "CUDA 2x upscaler", "Filter/Converter/Video/Scaler",
-      "Bilinear 2x upscale of GRAY8 and 4-byte RGB video on an NVIDIA GPU "
-      "(CPU fallback); output is twice the input width and height; on CUDA "
-      "with a known frame rate, one frame of latency",
-      "The gst-cudaedge authors");
-
-  trans_class->transform_caps =
-      GST_DEBUG_FUNCPTR (gst_cuda_upscale_transform_caps);
-  trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_cuda_upscale_fixate_caps);
-  trans_class->transform_meta =
-      GST_DEBUG_FUNCPTR (gst_cuda_upscale_transform_meta);
-
-  base_class->name = "cudaupscale";
-  base_class->what = "Upscaling";
-  base_class->debug = gst_cuda_upscale_debug;
-  base_class->params_size = 0;
-  base_class->set_info = GST_DEBUG_FUNCPTR (gst_cuda_upscale_set_info);
-  base_class->get_params = GST_DEBUG_FUNCPTR (gst_cuda_upscale_get_params);
-  base_class->cuda_submit = GST_DEBUG_FUNCPTR (gst_cuda_upscale_cuda_submit);
-  base_class->cpu_rows = GST_DEBUG_FUNCPTR (gst_cuda_upscale_cpu_rows);
-#ifdef HAVE_GST_CUDA
-  base_class->device_submit =
-      GST_DEBUG_FUNCPTR (gst_cuda_upscale_device_submit);
-#endif
-}
-
-static void
-gst_cuda_upscale_init (G_GNUC_UNUSED GstCudaUpscale * self)
-{
-}
 
 /* ---- caps ---- */
 
@@ -305,16 +238,8 @@ gst_cuda_upscale_transform_caps (GstBaseTransform * trans,
   }
 
 done:
-  if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, ret,
-        GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (ret);
-    ret = tmp;
-  }
-
-  GST_DEBUG_OBJECT (trans, "%s caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
-      to_src ? "sink" : "src", caps, ret);
-  return ret;
+  return gst_ce_base_filter_filter_caps (GST_CE_BASE_FILTER (trans),
+      direction, caps, ret, filter);
 }
 
 /* Fixes @field of @out nearest to the same field of @in (scaled by
@@ -469,3 +394,44 @@ gst_cuda_upscale_device_submit (G_GNUC_UNUSED GstCeBaseFilter * base,
       GST_VIDEO_FRAME_PLANE_STRIDE (out, 0));
 }
 #endif
+
+/* ---- class ---- */
+
+static void
+gst_cuda_upscale_class_init (GstCudaUpscaleClass * klass)
+{
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  GstCaps *caps;
+
+  GST_DEBUG_CATEGORY_INIT (gst_cuda_upscale_debug, "cudaupscale", 0,
+      "CUDA bilinear 2x upscaler");
+
+  caps = gst_static_caps_get (&upscale_caps);
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_element_class_add_pad_template (element_class,
+      gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+  gst_element_class_set_static_metadata (element_class,
+      "CUDA 2x upscaler", "Filter/Converter/Video/Scaler",
+      "Bilinear 2x upscale of GRAY8 and 4-byte RGB video on an NVIDIA GPU "
+      "(CPU fallback); output is twice the input width and height; on CUDA "
+      "with a known frame rate, one frame of latency",
+      "The gst-cudaedge authors");
+
+  trans_class->transform_caps =
+      GST_DEBUG_FUNCPTR (gst_cuda_upscale_transform_caps);
+  trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_cuda_upscale_fixate_caps);
+  trans_class->transform_meta =
+      GST_DEBUG_FUNCPTR (gst_cuda_upscale_transform_meta);
+
+  GST_CE_BASE_FILTER_CLASS_SETUP (GST_CE_BASE_FILTER_CLASS (klass),
+      gst_cuda_upscale, "cudaupscale",
+      "Upscaling", 0);
+}
+
+static void
+gst_cuda_upscale_init (G_GNUC_UNUSED GstCudaUpscale * self)
+{
+}
