@@ -51,11 +51,13 @@ two_block_buffer (const guint8 * pixels, gsize size, gsize split,
   gint strides[GST_VIDEO_MAX_PLANES] = { stride, };
 
   /* Exactly sized blocks: reading past the first one is a heap overrun. */
-  gst_buffer_append_memory (buf, gst_memory_new_wrapped (0,
-          g_memdup2 (pixels, split), split, 0, split, NULL, g_free));
-  gst_buffer_append_memory (buf, gst_memory_new_wrapped (0,
-          g_memdup2 (pixels + split, size - split), size - split, 0,
-          size - split, NULL, g_free));
+  guint8 *first = g_memdup2 (pixels, split);
+  guint8 *second = g_memdup2 (pixels + split, size - split);
+
+  gst_buffer_append_memory (buf, gst_memory_new_wrapped (0, first, split, 0,
+          split, first, g_free));
+  gst_buffer_append_memory (buf, gst_memory_new_wrapped (0, second,
+          size - split, 0, size - split, second, g_free));
   gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE, format, w,
       h, 1, offset, strides);
   return buf;
