@@ -693,6 +693,9 @@ gst_ce_base_filter_before_transform (GstBaseTransform * trans,
 {
   GstClockTime stream_time;
 
+  /* Controller values are indexed by stream time: TIME segments only. */
+  if (trans->segment.format != GST_FORMAT_TIME)
+    return;
   stream_time = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
       GST_BUFFER_PTS (buffer));
   if (GST_CLOCK_TIME_IS_VALID (stream_time))
