@@ -14,7 +14,6 @@
  * Library General Public License for more details.
  */
 
-
 /* What both elements do alike: properties, backend choice and fall-back,
  * the frame path (synchronous, or with frames in flight on CUDA),
  * events and queries, allocation, input validation, check and
@@ -685,15 +684,14 @@ gst_ce_base_filter_can_use_cuda_memory (G_GNUC_UNUSED GstCeBaseFilter * self)
 #endif
 }
 
-
-/* Controlled properties follow the stream time of each input. */
+/* Controlled properties follow the stream time of each input (which only
+ * TIME segments have). */
 static void
 gst_ce_base_filter_before_transform (GstBaseTransform * trans,
     GstBuffer * buffer)
 {
   GstClockTime stream_time;
 
-  /* Controller values are indexed by stream time: TIME segments only. */
   if (trans->segment.format != GST_FORMAT_TIME)
     return;
   stream_time = gst_segment_to_stream_time (&trans->segment, GST_FORMAT_TIME,
