@@ -13,7 +13,8 @@
 #include "cudaedge-kernels.h"
 #include "cudaedge-private.h"
 
-#define CUDA_RETURN_IF_FAILED(call) \
+/* Returns CE_STATUS_CUDA_ERROR, with a message, when @call fails. */
+#define CUDA_CHECK(call) \
   do { \
     cudaError_t err_ = (call); \
     if (err_ != cudaSuccess) { \
@@ -55,7 +56,7 @@ dev_image_ensure (ce_dev_image * img, size_t row_bytes, int rows)
   if (img->ptr)
     cudaFree (img->ptr);
   memset (img, 0, sizeof (*img));
-  CUDA_RETURN_IF_FAILED (cudaMallocPitch ((void **) &img->ptr, &img->pitch, row_bytes,
+  CUDA_CHECK (cudaMallocPitch ((void **) &img->ptr, &img->pitch, row_bytes,
           (size_t) rows));
   img->row_bytes = row_bytes;
   img->rows = rows;
@@ -148,7 +149,7 @@ static ce_status
 dev_begin (ce_dev_slot * sl)
 {
   if (!sl->queued) {
-    CUDA_RETURN_IF_FAILED (cudaEventRecord (sl->start, sl->stream));
+    CUDA_CHECK (cudaEventRecord (sl->start, sl->stream));
     sl->queued = 1;
     sl->downloads = 0;
   }
@@ -207,12 +208,13 @@ ce_cuda_dev_edge_submit (ce_cuda_dev * dev, int slot, const ce_frame * src,
       d_dst, d_pitch, sl->stream);
   if (status != CE_STATUS_OK)
     return status;
-  CUDA_RETURN_IF_FAILED (cudaEventRecord (sl->kernels_done, sl->stream));
+  CUDA_CHECK (cudaEventRecord (sl->kernels_done, sl->stream));
   if (h_dst) {
-    CUDA_RETURN_IF_FAILED (cudaMemcpy2DAsync (h_dst, h_stride, d_dst, d_pitch, w, h,
+    CUDA_CHECK (cudaMemcpy2DAsync (h_dst, h_stride, d_dst, d_pitch, w, h,
             cudaMemcpyDeviceToHost, sl->stream));
     sl->downloads = 1;
   }
+  CUDA_CHECK (cudaEventRecord (sl->done, sl->stream));
   return CE_STATUS_OK;
 }
 
@@ -231,7 +233,8 @@ ce_cuda_dev_upscale2x_submit (ce_cuda_dev * dev, int slot,
       bytes_per_pixel, 0, 2 * height, d_dst, dst_pitch, sl->stream);
   if (status != CE_STATUS_OK)
     return status;
-  CUDA_RETURN_IF_FAILED (cudaEventRecord (sl->kernels_done, sl->stream));
+  CUDA_CHECK (cudaEventRecord (sl->kernels_done, sl->stream));
+  CUDA_CHECK (cudaEventRecord (sl->done, sl->stream));
   return CE_STATUS_OK;
 }
 
@@ -247,8 +250,9 @@ ce_cuda_dev_fill_submit (ce_cuda_dev * dev, int slot, uint8_t * d_dst,
       (status = dev_begin (sl)) != CE_STATUS_OK)
     return status;
   if (rows > 0 && row_bytes > 0)
-    CUDA_RETURN_IF_FAILED (cudaMemset2DAsync (d_dst, pitch, value, row_bytes, rows,
+    CUDA_CHECK (cudaMemset2DAsync (d_dst, pitch, value, row_bytes, rows,
             sl->stream));
+  CUDA_CHECK (cudaEventRecord (sl->done, sl->stream));
   return CE_STATUS_OK;
 }
 
@@ -266,8 +270,9 @@ ce_cuda_dev_wait (ce_cuda_dev * dev, int slot, ce_timing * timing)
   if (!sl->queued)
     return CE_STATUS_OK;
   sl->queued = 0;
-  CUDA_RETURN_IF_FAILED (cudaEventRecord (sl->done, sl->stream));
-  CUDA_RETURN_IF_FAILED (cudaEventSynchronize (sl->done));
+  /* "done" was recorded by the last submission: waiting later (a frame in
+   * flight) does not count as the frame's time. */
+  CUDA_CHECK (cudaEventSynchronize (sl->done));
   if (timing) {
     if (cudaEventElapsedTime (&k_ms, sl->start, sl->kernels_done)
         == cudaSuccess)

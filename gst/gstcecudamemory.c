@@ -109,8 +109,8 @@ gst_ce_cuda_memory_set_element_context (GstElement * element,
     gst_clear_object (&gst_ctx);
   g_mutex_unlock (&priv->lock);
 
-  GST_ELEMENT_CLASS (g_type_class_peek (GST_TYPE_VIDEO_FILTER))->set_context (element,
-      context);
+  GST_ELEMENT_CLASS (g_type_class_peek (GST_TYPE_VIDEO_FILTER))->set_context
+      (element, context);
 }
 
 /* ---- the base class's frame path on CUDA memory ---- */
