@@ -564,7 +564,8 @@ enqueue_bands (ce_cuda_ctx * ctx, ce_slot_state * sl, ce_band_job * job)
    * queue behind downloads. */
   for (b = 0; b <= n; b++) {
     if (b < n) {
-      int r0 = b * band_rows, r1 = r0 + band_rows < rows ? r0 + band_rows : rows;
+      int r0 = b * band_rows;
+      int r1 = r0 + band_rows < rows ? r0 + band_rows : rows;
       cudaStream_t s = ctx->streams[0];
       ce_band_events *e = &sl->events[b];
 
@@ -587,7 +588,8 @@ enqueue_bands (ce_cuda_ctx * ctx, ce_slot_state * sl, ce_band_job * job)
     }
     if (b >= 1) {
       int k = b - 1;
-      int r0 = k * band_rows, r1 = r0 + band_rows < rows ? r0 + band_rows : rows;
+      int r0 = k * band_rows;
+      int r1 = r0 + band_rows < rows ? r0 + band_rows : rows;
       int o0 = r0 * job->out_rows_per_src_row;
       int o1 = r1 * job->out_rows_per_src_row;
       cudaStream_t s = ctx->streams[1 + k % (ctx->n_streams - 1)];
@@ -842,7 +844,8 @@ typedef struct
 } ce_upscale_job;
 
 static ce_status
-upscale_run (ce_slot_state * sl, ce_band_job * job, int r0, int r1, cudaStream_t s)
+upscale_run (ce_slot_state * sl, ce_band_job * job, int r0, int r1,
+    cudaStream_t s)
 {
   ce_upscale_job *uj = (ce_upscale_job *) job;
 
