@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cudaedge-core.h"
+#include "cudaedge-numerics.h"
 #include "cudaedge-private.h"
 
 static _Thread_local char last_error[256] = "no error";
@@ -85,11 +86,11 @@ ce_check_stride (size_t stride, size_t row_bytes, const char *name)
 void
 ce_edge_params_init (ce_edge_params * params)
 {
-  params->threshold = 128.0;
-  params->blur = 1;
-  params->border = CE_BORDER_REPLICATE;
-  params->norm = CE_NORM_L2;
-  params->output = CE_OUTPUT_EDGES;
+  params->threshold = CE_EDGE_DEFAULT_THRESHOLD;
+  params->blur = CE_EDGE_DEFAULT_BLUR;
+  params->border = CE_EDGE_DEFAULT_BORDER;
+  params->norm = CE_EDGE_DEFAULT_NORM;
+  params->output = CE_EDGE_DEFAULT_OUTPUT;
 }
 
 ce_status
@@ -144,7 +145,7 @@ ce_edge_consts_init (ce_edge_consts * consts, const ce_edge_params * params)
   if ((status = ce_edge_params_validate (params)) != CE_STATUS_OK)
     return status;
 
-  consts->scale = params->blur ? 256 : 1;
+  consts->scale = params->blur ? CE_BLUR_SCALE : 1;
   consts->blur = params->blur ? 1 : 0;
   consts->border = params->border;
   consts->norm = params->norm;

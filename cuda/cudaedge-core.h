@@ -4,7 +4,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Everything here works in every build.  The CPU reference functions are
- * the definition of the numbers (see README.md, "Numerics"); the CUDA
+ * the definition of the numbers (docs/numerics.md, "Edge detection" and
+ * "Bilinear 2x upscale"); the CUDA
  * context functions return CE_STATUS_NOT_BUILT in a build without CUDA and
  * CE_STATUS_NO_DEVICE on a machine without a usable GPU.
  */
@@ -65,7 +66,14 @@ typedef struct
 
 #define CE_THRESHOLD_MAX 2048.0
 
-/* The defaults: threshold 128, blur on, replicate, l2, edges. */
+/* The defaults, named once for the core and the element's properties. */
+#define CE_EDGE_DEFAULT_THRESHOLD 128.0
+#define CE_EDGE_DEFAULT_BLUR 1
+#define CE_EDGE_DEFAULT_BORDER CE_BORDER_REPLICATE
+#define CE_EDGE_DEFAULT_NORM CE_NORM_L2
+#define CE_EDGE_DEFAULT_OUTPUT CE_OUTPUT_EDGES
+
+/* Fills @params with the CE_EDGE_DEFAULT_* values. */
 void ce_edge_params_init (ce_edge_params * params);
 
 ce_status ce_edge_params_validate (const ce_edge_params * params);

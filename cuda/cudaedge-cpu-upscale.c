@@ -3,8 +3,8 @@
  * Copyright (C) 2026 The gst-cudaedge authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Gives the same bytes as ce_ref_upscale2x() (docs/numerics.md section 2), row band
- * by row band.  With the weights of ce_bilinear(),
+ * Gives the same bytes as ce_ref_upscale2x() (docs/numerics.md, "Bilinear
+ * 2x upscale"), row band by row band.  With the weights of ce_bilinear(),
  *
  *   (sum p_k w_k + 128) >> 8,  w = (4 - fx)(4 - fy) 16, fx (4 - fy) 16, ...
  *
@@ -35,12 +35,6 @@
 #include "cudaedge-core.h"
 #include "cudaedge-numerics.h"
 #include "cudaedge-private.h"
-
-#if defined(__GNUC__)
-#define CE_INLINE static inline __attribute__ ((always_inline))
-#else
-#define CE_INLINE static inline
-#endif
 
 /* Source pixels per chunk of the horizontal pass; elements per chunk of the
  * vertical blend. */

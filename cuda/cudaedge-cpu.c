@@ -3,8 +3,9 @@
  * Copyright (C) 2026 The gst-cudaedge authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Gives the same bytes as ce_ref_edge_frame() (docs/numerics.md section 1), row band
- * by row band, without the reference's per-tap border logic:
+ * Gives the same bytes as ce_ref_edge_frame() (docs/numerics.md, "Edge
+ * detection"), row band by row band, without the reference's per-tap
+ * border logic:
  *
  *   source row --luma--> padded luma row (W + 4, 2 border columns a side)
  *     --horizontal 5-tap--> ring of 5 rows of horizontal sums (uint16,
@@ -32,12 +33,6 @@
 #include "cudaedge-core.h"
 #include "cudaedge-numerics.h"
 #include "cudaedge-private.h"
-
-#if defined(__GNUC__)
-#define CE_INLINE static inline __attribute__ ((always_inline))
-#else
-#define CE_INLINE static inline
-#endif
 
 #define CE_CPU_CHUNK 32
 
@@ -73,7 +68,7 @@ typedef struct
   int32_t *v;                   /* W + 2: t + 2 m + b (vertical smooth) */
   int32_t *d;                   /* W + 2: b - t (vertical difference) */
   void *mem;
-} cpu_ctx;
+} ce_cpu_ctx;
 
 /* ---- luma ---- */
 
@@ -123,7 +118,7 @@ luma_y2 (uint8_t * restrict dst, const uint8_t * restrict s, int w)
 /* Luma of source row y (0 <= y < H) into c->lrow, with the 2 border
  * columns each side filled by the border rule. */
 static void
-load_luma_row (cpu_ctx * c, int y)
+load_luma_row (ce_cpu_ctx * c, int y)
 {
   const ce_luma_layout *l = &c->layout;
   const uint8_t *s = c->src->data + (size_t) y * c->src->stride;
@@ -181,7 +176,7 @@ widen_span (uint16_t * restrict b, const uint8_t * restrict l, int n)
 
 /* Horizontal sums of Y row y, -1 meaning the zero row. */
 static const uint16_t *
-get_hsum (cpu_ctx * c, int y)
+get_hsum (ce_cpu_ctx * c, int y)
 {
   int slot;
   uint16_t *h;
@@ -203,7 +198,7 @@ get_hsum (cpu_ctx * c, int y)
 
 /* B row r (0 <= r < H), with one border column each side. */
 static const uint16_t *
-get_brow (cpu_ctx * c, int r)
+get_brow (ce_cpu_ctx * c, int r)
 {
   int slot, w = c->w, il, ir;
   uint16_t *b, *bi;
@@ -329,14 +324,14 @@ out_l2_mag_row (uint8_t * restrict o, const int32_t * restrict v,
 #undef GY
 
 static void
-edge_row (cpu_ctx * c, const ce_edge_consts * k, int r, uint8_t * out)
+edge_row (ce_cpu_ctx * c, const ce_edge_consts * k, int r, uint8_t * out)
 {
   const uint16_t *t = get_brow (c, ce_border_index (r - 1, c->h, c->border));
   const uint16_t *m = get_brow (c, ce_border_index (r, c->h, c->border));
   const uint16_t *b = get_brow (c, ce_border_index (r + 1, c->h, c->border));
   int32_t *v = c->v, *d = c->d;
   int w = c->w;
-  int shift = k->scale == 256 ? 9 : 1;  /* log2 (2 S) */
+  int shift = k->scale == CE_BLUR_SCALE ? 9 : 1;    /* log2 (2 S) */
 
   CE_CHUNKED (w + 2, vsobel_span (v + xo, d + xo, t + xo, m + xo, b + xo,
           nn), vsobel_span (v + xo, d + xo, t + xo, m + xo, b + xo, nn));
@@ -373,7 +368,7 @@ edge_row (cpu_ctx * c, const ce_edge_consts * k, int r, uint8_t * out)
 /* ---- entry point ---- */
 
 static ce_status
-ctx_init (cpu_ctx * c, const ce_frame * src, const ce_edge_consts * k)
+ctx_init (ce_cpu_ctx * c, const ce_frame * src, const ce_edge_consts * k)
 {
   size_t w = (size_t) src->width;
   size_t n16 = 5 * w + w + 4 * (w + 2);
@@ -420,7 +415,7 @@ ce_cpu_edge_rows (const ce_frame * src, const ce_edge_params * params,
 {
   ce_edge_consts consts;
   ce_status status;
-  cpu_ctx c;
+  ce_cpu_ctx c;
 
   if ((status = ce_frame_validate (src)) != CE_STATUS_OK)
     return status;

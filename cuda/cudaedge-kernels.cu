@@ -6,9 +6,10 @@
  * Every kernel is static; only the extern "C" launchers of
  * cudaedge-kernels.h are exported.  The numbers come from the helpers of
  * cudaedge-numerics.h, shared with the CPU reference, so that both give the
- * same bytes (docs/numerics.md sections 1 and 2).  Launchers check their arguments,
- * enqueue on the given stream and report launch errors; they never allocate
- * and never synchronise.
+ * same bytes (docs/numerics.md, "Edge detection" and "Bilinear 2x
+ * upscale").  Launchers check their arguments, enqueue on the given stream
+ * and report launch errors; they never allocate and never synchronise.
+ * The staged kernels (benchmark and tests) are in cudaedge-staged.cu.
  */
 
 #include <stdint.h>
@@ -16,9 +17,6 @@
 #include <cuda_runtime.h>
 
 #include "cudaedge-kernels.h"
-#include "cudaedge-numerics.h"
-#include "cudaedge-private.h"
-
 #include "cudaedge-launch.cuh"
 
 /* ------------------------------------------------------------------------
@@ -50,28 +48,25 @@ ce_launch_luma (const uint8_t * d_src, size_t src_pitch, ce_format format,
     size_t luma_pitch, cudaStream_t stream)
 {
   ce_luma_layout lay;
-  CE_RETURN_IF_FAILED (ce_check_pointer (d_src, "d_src"));
-  CE_RETURN_IF_FAILED (ce_check_pointer (d_luma, "d_luma"));
-  CE_RETURN_IF_FAILED (ce_luma_layout_get (format, &lay));
-  CE_RETURN_IF_FAILED (ce_check_size (width, height));
-  CE_RETURN_IF_FAILED (ce_check_stride (src_pitch, (size_t) width * lay.bytes_per_pixel,
-          "src_pitch"));
-  CE_RETURN_IF_FAILED (ce_check_stride (luma_pitch, (size_t) width, "luma_pitch"));
-  CE_RETURN_IF_FAILED (ce_check_rows (row0, row1, height));
-  if (ce_ceil_div (row1 - row0, 8) > CE_GRID_Y_MAX) {
-    for (int r = row0; r < row1; r += CE_GRID_Y_MAX * 8)
-      CE_RETURN_IF_FAILED (ce_launch_luma (d_src, src_pitch, format, width, height, r,
-              r + CE_GRID_Y_MAX * 8 < row1 ? r + CE_GRID_Y_MAX * 8 : row1,
-              d_luma, luma_pitch, stream));
-    return CE_STATUS_OK;
-  }
+  CE_CHECK (ce_check_pointer (d_src, "d_src"));
+  CE_CHECK (ce_check_pointer (d_luma, "d_luma"));
+  CE_CHECK (ce_luma_layout_get (format, &lay));
+  CE_CHECK (ce_check_size (width, height));
+  CE_CHECK (ce_check_stride (src_pitch,
+          (size_t) width * lay.bytes_per_pixel, "src_pitch"));
+  CE_CHECK (ce_check_stride (luma_pitch, (size_t) width,
+          "luma_pitch"));
+  CE_CHECK (ce_check_rows (row0, row1, height));
 
-  dim3 block (32, 8);
-  dim3 grid (ce_ceil_div (width, 32), ce_ceil_div (row1 - row0, 8));
-  luma_kernel <<< grid, block, 0, stream >>> (d_src, src_pitch, width, row0,
-      row1, lay.bytes_per_pixel, lay.is_rgb, lay.y_offset, lay.r_offset,
-      lay.g_offset, lay.b_offset, d_luma, luma_pitch);
-  return ce_launch_status ("luma");
+  const dim3 block (CE_PX_BLOCK_X, CE_PX_BLOCK_Y);
+  return ce_launch_rows (row0, row1, CE_ROWS_PER_LAUNCH (CE_PX_BLOCK_Y),
+      "luma", [&] (int r0, int r1) {
+        dim3 grid (ce_ceil_div (width, CE_PX_BLOCK_X),
+            ce_ceil_div (r1 - r0, CE_PX_BLOCK_Y));
+        luma_kernel <<< grid, block, 0, stream >>> (d_src, src_pitch, width,
+            r0, r1, lay.bytes_per_pixel, lay.is_rgb, lay.y_offset,
+            lay.r_offset, lay.g_offset, lay.b_offset, d_luma, luma_pitch);
+      });
 }
 
 #ifndef CE_CUDA_ARCHS
@@ -79,8 +74,9 @@ ce_launch_luma (const uint8_t * d_src, size_t src_pitch, ce_format format,
 #endif
 
 /* Whether this build's kernels run on the current device: a GPU older than
- * every compiled architecture (and too old for the embedded PTX) has no
- * image for them. */
+ * every compiled architecture (and too old for the embedded PTX, or with a
+ * driver too old to compile it) has no image for them.  Asking for a
+ * kernel's attributes loads the module without launching anything. */
 extern "C" ce_status
 ce_kernels_probe (void)
 {
@@ -110,8 +106,9 @@ ce_kernels_probe (void)
  * 2. The fused chain: luma -> 5x5 blur -> Sobel -> threshold/magnitude.
  *
  * Traffic: 1 byte read + 1 byte written per pixel (2 bytes/pixel); the
- * apron re-reads (3 words per 4 pixels per row, and 6 extra rows per 32)
- * are shared by neighbouring lanes and warps and hit L1/L2.
+ * apron re-reads (3 words per 4 pixels per row, and 6 extra rows per strip
+ * of FUSED_TH rows with the blur, 2 without) are shared by neighbouring
+ * lanes and warps and hit L1/L2.
  *
  * Shape: every warp owns a strip 128 pixels wide and FUSED_TH rows tall;
  * each lane owns 4 adjacent columns and walks down the strip, so all the
@@ -144,6 +141,7 @@ ce_kernels_probe (void)
 #define FUSED_MIN_BLOCKS 1                  /* resident blocks per SM */
 #endif
 #define FUSED_WARPS 4                       /* warps per block */
+#define FUSED_BLOCK_ROWS (FUSED_TH * FUSED_WARPS)   /* rows per block */
 
 /* Bytes ia and ib of w as the low and high 16-bit lanes. */
 #define CE_PAIR(w, ia, ib) __byte_perm ((w), 0u, 0x4040u | ((ib) << 8) | (ia))
@@ -178,7 +176,8 @@ ce_hpass_packed (uint32_t w0, uint32_t w1, uint32_t w2, uint32_t h[3])
 
 /* ce_edge_value () with the l2 magnitude found without a 64-bit square
  * root loop: a float estimate of k, which is off by at most one, then the
- * spec's own condition ((2k - 1) S)^2 <= 4n settles it exactly. */
+ * defining condition ((2k - 1) S)^2 <= 4n (docs/numerics.md, "Output")
+ * settles it exactly. */
 template < int NORM, int OUTPUT >
 static __device__ __forceinline__ uint32_t
 ce_edge_value_fast (int32_t gx, int32_t gy, int64_t limit, int scale)
@@ -273,7 +272,7 @@ edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
     size_t dst_pitch)
 {
   const int X = blockIdx.x * FUSED_TW + threadIdx.x * FUSED_PX;
-  const int ys = row0 + (blockIdx.y * FUSED_WARPS + threadIdx.y) * FUSED_TH;
+  const int ys = row0 + blockIdx.y * FUSED_BLOCK_ROWS + threadIdx.y * FUSED_TH;
   if (X >= W || ys >= row1)
     return;                     /* no lane talks to another: safe */
   const int ye = min (ys + FUSED_TH, row1);
@@ -355,10 +354,10 @@ edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
 
   uint32_t hw[5][3];            /* horizontal sums, rows r-2 ... r+2 */
 
-  /* B of row r for columns X-1 ... X+4 (before the y border fix). */
-  auto next_brow = [&](int r, int b[6]) {
+  /* B of the next row (rows come in order from fetch_row) for columns
+   * X-1 ... X+4, before the y border fix. */
+  auto next_brow = [&](int b[6]) {
     uint32_t w0, w1, w2;
-    (void) r;                   /* rows come in order from fetch_row */
     if (BLUR) {
 #pragma unroll
       for (int i = 0; i < 4; i++) {
@@ -415,8 +414,8 @@ edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
   }
 
   int bp[6], bc[6], bn[6];
-  next_brow (ys - 1, bp);
-  next_brow (ys, bc);
+  next_brow (bp);               /* B row ys - 1 */
+  next_brow (bc);               /* B row ys */
 
   const bool zero = border == CE_BORDER_ZERO;
   const bool refl = border == CE_BORDER_REFLECT && H > 1;
@@ -424,7 +423,7 @@ edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
   uint8_t *drow = dst + (size_t) ys * dst_pitch + X;
 
   for (int y = ys; y < ye; y++, drow += dst_pitch) {
-    next_brow (y + 1, bn);
+    next_brow (bn);             /* B row y + 1 */
     if (y == 0) {               /* B row -1 -> row 0, row 1 or zeros */
 #pragma unroll
       for (int m = 0; m < 6; m++)
@@ -498,40 +497,38 @@ ce_launch_edge_fused (const uint8_t * d_luma, size_t luma_pitch, int width,
     int height, int row0, int row1, const ce_edge_consts * consts,
     uint8_t * d_dst, size_t dst_pitch, cudaStream_t stream)
 {
-  CE_RETURN_IF_FAILED (ce_check_pointer (d_luma, "d_luma"));
-  CE_RETURN_IF_FAILED (ce_check_pointer (d_dst, "d_dst"));
-  CE_RETURN_IF_FAILED (ce_check_size (width, height));
-  CE_RETURN_IF_FAILED (ce_check_stride (luma_pitch, (size_t) width, "luma_pitch"));
-  CE_RETURN_IF_FAILED (ce_check_stride (dst_pitch, (size_t) width, "dst_pitch"));
-  CE_RETURN_IF_FAILED (ce_check_rows (row0, row1, height));
-  CE_RETURN_IF_FAILED (ce_check_consts (consts));
+  CE_CHECK (ce_check_pointer (d_luma, "d_luma"));
+  CE_CHECK (ce_check_pointer (d_dst, "d_dst"));
+  CE_CHECK (ce_check_size (width, height));
+  CE_CHECK (ce_check_stride (luma_pitch, (size_t) width,
+          "luma_pitch"));
+  CE_CHECK (ce_check_stride (dst_pitch, (size_t) width,
+          "dst_pitch"));
+  CE_CHECK (ce_check_rows (row0, row1, height));
+  CE_CHECK (ce_check_consts (consts));
 
-  const int step = CE_GRID_Y_MAX * FUSED_TH * FUSED_WARPS;
-  if (row1 - row0 > step) {
-    for (int r = row0; r < row1; r += step)
-      CE_RETURN_IF_FAILED (ce_launch_edge_fused (d_luma, luma_pitch, width, height, r,
-              r + step < row1 ? r + step : row1, consts, d_dst, dst_pitch,
-              stream));
-    return CE_STATUS_OK;
-  }
-
-  int ain = ((uintptr_t) d_luma % 4 == 0) && (luma_pitch % 4 == 0);
-  int aout = ((uintptr_t) d_dst % 4 == 0) && (dst_pitch % 4 == 0);
-  dim3 block (32, FUSED_WARPS);
-  dim3 grid (ce_ceil_div (width, FUSED_TW),
-      ce_ceil_div (row1 - row0, FUSED_TH * FUSED_WARPS));
-  if (consts->blur)
-    edge_fused_dispatch < true > (grid, block, stream, d_luma, luma_pitch,
-        width, height, row0, row1, consts, ain, aout, d_dst, dst_pitch);
-  else
-    edge_fused_dispatch < false > (grid, block, stream, d_luma, luma_pitch,
-        width, height, row0, row1, consts, ain, aout, d_dst, dst_pitch);
-  return ce_launch_status ("edge_fused");
+  const int ain = ((uintptr_t) d_luma % 4 == 0) && (luma_pitch % 4 == 0);
+  const int aout = ((uintptr_t) d_dst % 4 == 0) && (dst_pitch % 4 == 0);
+  const dim3 block (32, FUSED_WARPS);
+  return ce_launch_rows (row0, row1, CE_ROWS_PER_LAUNCH (FUSED_BLOCK_ROWS),
+      "edge_fused", [&] (int r0, int r1) {
+        dim3 grid (ce_ceil_div (width, FUSED_TW),
+            ce_ceil_div (r1 - r0, FUSED_BLOCK_ROWS));
+        if (consts->blur)
+          edge_fused_dispatch < true > (grid, block, stream, d_luma,
+              luma_pitch, width, height, r0, r1, consts, ain, aout, d_dst,
+              dst_pitch);
+        else
+          edge_fused_dispatch < false > (grid, block, stream, d_luma,
+              luma_pitch, width, height, r0, r1, consts, ain, aout, d_dst,
+              dst_pitch);
+      });
 }
 
 /* ------------------------------------------------------------------------
- * 7. Bilinear 2x upscale (docs/numerics.md section 2).  Thread (a, b) makes the output
- * quad of columns 2a+1, 2a+2 and rows 2b+1, 2b+2 (a, b from -1): all four
+ * 3. Bilinear 2x upscale (docs/numerics.md, "Bilinear 2x upscale").
+ * Thread (a, b) makes the output quad of columns 2a+1, 2a+2 and rows
+ * 2b+1, 2b+2 (a, b from -1): all four
  * outputs interpolate between source columns xs0 = clamp (a), xs1 = clamp
  * (a+1) and rows ys0 = clamp (b), ys1 = clamp (b+1) (ce_upscale_axis gives
  * p = xs0 always, and p1 = xs1 except at output column 0 where the weight
@@ -542,7 +539,13 @@ ce_launch_edge_fused (const uint8_t * d_luma, size_t luma_pitch, int width,
  * bytes): each lane computes exactly ce_bilinear's
  * (sum p_k w_k + 128) >> 8 with the same weights, and the lane never
  * carries (max 255 * 256 + 128 < 65536).
+ *
+ * Blocks of UPSCALE_BX x UPSCALE_BY threads: a warp along a row of quads,
+ * so a block covers 2 UPSCALE_BY output rows.
  */
+#define UPSCALE_BX 32
+#define UPSCALE_BY 8
+
 static __device__ __forceinline__ void
 ce_bilinear_weights (int fx4, int fy4, uint32_t w[4])
 {
@@ -620,9 +623,9 @@ ce_launch_upscale2x (const uint8_t * d_src, size_t src_pitch, int width,
     int height, int bytes_per_pixel, int row0, int row1, uint8_t * d_dst,
     size_t dst_pitch, cudaStream_t stream)
 {
-  CE_RETURN_IF_FAILED (ce_check_pointer (d_src, "d_src"));
-  CE_RETURN_IF_FAILED (ce_check_pointer (d_dst, "d_dst"));
-  CE_RETURN_IF_FAILED (ce_check_size (width, height));
+  CE_CHECK (ce_check_pointer (d_src, "d_src"));
+  CE_CHECK (ce_check_pointer (d_dst, "d_dst"));
+  CE_CHECK (ce_check_size (width, height));
   if (bytes_per_pixel != 1 && bytes_per_pixel != 4) {
     ce_set_error ("bytes_per_pixel must be 1 or 4 (got %d)",
         bytes_per_pixel);
@@ -632,39 +635,37 @@ ce_launch_upscale2x (const uint8_t * d_src, size_t src_pitch, int width,
     ce_set_error ("%dx%d is too large to upscale", width, height);
     return CE_STATUS_INVALID_ARGUMENT;
   }
-  CE_RETURN_IF_FAILED (ce_check_stride (src_pitch, (size_t) width * bytes_per_pixel,
-          "src_pitch"));
-  CE_RETURN_IF_FAILED (ce_check_stride (dst_pitch, (size_t) 2 * width * bytes_per_pixel,
-          "dst_pitch"));
-  CE_RETURN_IF_FAILED (ce_check_rows (row0, row1, 2 * height));
+  CE_CHECK (ce_check_stride (src_pitch,
+          (size_t) width * bytes_per_pixel, "src_pitch"));
+  CE_CHECK (ce_check_stride (dst_pitch,
+          (size_t) 2 * width * bytes_per_pixel, "dst_pitch"));
+  CE_CHECK (ce_check_rows (row0, row1, 2 * height));
   if (bytes_per_pixel == 4) {
-    CE_RETURN_IF_FAILED (ce_check_multiple (src_pitch, 4, "src_pitch"));
-    CE_RETURN_IF_FAILED (ce_check_multiple (dst_pitch, 4, "dst_pitch"));
-    CE_RETURN_IF_FAILED (ce_check_aligned (d_src, 4, "d_src"));
-    CE_RETURN_IF_FAILED (ce_check_aligned (d_dst, 4, "d_dst"));
+    CE_CHECK (ce_check_multiple (src_pitch, 4, "src_pitch"));
+    CE_CHECK (ce_check_multiple (dst_pitch, 4, "dst_pitch"));
+    CE_CHECK (ce_check_aligned (d_src, 4, "d_src"));
+    CE_CHECK (ce_check_aligned (d_dst, 4, "d_dst"));
   }
 
-  /* An even number of output rows per launch, a block row to spare. */
-  const int step = (CE_GRID_Y_MAX - 1) * 16;
-  if (row1 - row0 > step) {
-    for (int r = row0; r < row1; r += step)
-      CE_RETURN_IF_FAILED (ce_launch_upscale2x (d_src, src_pitch, width, height,
-              bytes_per_pixel, r, r + step < row1 ? r + step : row1, d_dst,
-              dst_pitch, stream));
-    return CE_STATUS_OK;
-  }
-
-  /* Quad row b covers output rows 2b+1, 2b+2: b = floor ((j - 1) / 2). */
-  int b_first = (row0 - 1) >> 1;
-  int b_last = (row1 - 2) >> 1;
-  int n_b = b_last - b_first + 1;
-  dim3 block (32, 8);
-  dim3 grid (ce_ceil_div (width + 1, 32), ce_ceil_div (n_b, 8));
-  if (bytes_per_pixel == 4)
-    upscale2x_kernel < 4 > <<< grid, block, 0, stream >>> (d_src, src_pitch,
-        width, height, row0, row1, b_first, n_b, d_dst, dst_pitch);
-  else
-    upscale2x_kernel < 1 > <<< grid, block, 0, stream >>> (d_src, src_pitch,
-        width, height, row0, row1, b_first, n_b, d_dst, dst_pitch);
-  return ce_launch_status ("upscale2x");
+  /* A range of n output rows touches up to n / 2 + 1 quad rows (a quad
+   * straddles each end): a block row to spare. */
+  const dim3 block (UPSCALE_BX, UPSCALE_BY);
+  return ce_launch_rows (row0, row1,
+      CE_ROWS_PER_LAUNCH (2 * UPSCALE_BY) - 2 * UPSCALE_BY, "upscale2x",
+      [&] (int r0, int r1) {
+        /* Quad row b covers output rows 2b+1, 2b+2: b = floor ((j-1) / 2). */
+        int b_first = (r0 - 1) >> 1;
+        int b_last = (r1 - 2) >> 1;
+        int n_b = b_last - b_first + 1;
+        dim3 grid (ce_ceil_div (width + 1, UPSCALE_BX),
+            ce_ceil_div (n_b, UPSCALE_BY));
+        if (bytes_per_pixel == 4)
+          upscale2x_kernel < 4 > <<< grid, block, 0, stream >>> (d_src,
+              src_pitch, width, height, r0, r1, b_first, n_b, d_dst,
+              dst_pitch);
+        else
+          upscale2x_kernel < 1 > <<< grid, block, 0, stream >>> (d_src,
+              src_pitch, width, height, r0, r1, b_first, n_b, d_dst,
+              dst_pitch);
+      });
 }

@@ -24,13 +24,15 @@
 extern "C" {
 #endif
 
-/* The most blocks a grid has along y.  The launchers of the plugin's
- * kernels (luma, fused, upscale) split taller row ranges into several
- * launches, each computing its rows exactly as one launch would. */
+/* The most blocks a grid has along y.  Every launcher splits a row range
+ * taller than its grid can hold into several launches, each computing its
+ * rows exactly as one launch would, so any height works. */
 #define CE_GRID_Y_MAX 65535
 
-/* CE_STATUS_NO_DEVICE ("no kernel image for this device ...") when the
- * current device cannot run this build's kernels. */
+/* CE_STATUS_OK when the current device runs this build's kernels;
+ * CE_STATUS_NO_DEVICE ("no kernel image for this device (compute
+ * capability X.Y; this build has sm_90, ...)") when it cannot, as on a GPU
+ * older than every architecture the build was compiled for. */
 ce_status ce_kernels_probe (void);
 
 /* Plane 0 of any ce_format -> 8-bit luma.  Rows [row0, row1). */
@@ -39,9 +41,11 @@ ce_status ce_launch_luma (const uint8_t * d_src, size_t src_pitch,
     uint8_t * d_luma, size_t luma_pitch, cudaStream_t stream);
 
 /* The fused chain: 8-bit luma in, blur + Sobel + threshold/magnitude in
- * one pass, 8-bit out.  Each warp walks down a strip of 128 columns, a
- * lane 4 of them, keeping the vertical taps in registers and sharing the
- * horizontal ones through L1 (no shared memory). */
+ * one pass, 8-bit out.  No shared memory and no tile: each warp walks down
+ * a strip of 128 columns, a lane 4 of them, keeping the vertical taps in
+ * rolling registers; a lane reads its columns and the 4 on either side as
+ * three aligned 32-bit words per row, the overlap with its neighbours'
+ * words coming from L1. */
 ce_status ce_launch_edge_fused (const uint8_t * d_luma, size_t luma_pitch,
     int width, int height, int row0, int row1, const ce_edge_consts * consts,
     uint8_t * d_dst, size_t dst_pitch, cudaStream_t stream);

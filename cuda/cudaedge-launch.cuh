@@ -3,9 +3,9 @@
  * Copyright (C) 2026 The gst-cudaedge authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Argument checks of the launchers, launch-error reporting and the border
- * reads of the kernels; included by cudaedge-kernels.cu and
- * cudaedge-staged.cu only.
+ * Block shapes, argument checks, launch-error reporting and the splitting
+ * of tall frames into launches the grid can hold; included by
+ * cudaedge-kernels.cu and cudaedge-staged.cu only.
  */
 
 #ifndef CUDAEDGE_LAUNCH_CUH
@@ -19,7 +19,12 @@
 #include "cudaedge-numerics.h"
 #include "cudaedge-private.h"
 
-#define CE_BLUR_SCALE 256
+/* The block of the kernels that give each thread one pixel (the luma, and
+ * the staged direct blur, two-pass blur, Sobel and threshold): a warp
+ * along a row, so that its reads and writes are contiguous, and
+ * CE_PX_BLOCK_Y rows. */
+#define CE_PX_BLOCK_X 32
+#define CE_PX_BLOCK_Y 8
 
 static inline unsigned
 ce_ceil_div (long long a, long long b)
@@ -41,8 +46,32 @@ ce_launch_status (const char *what)
 
 /* Returns the status of @expr when it is not CE_STATUS_OK.  (CE_TRY and
  * CUDA_TRY in cudaedge-cuda.c jump to a fail label instead.) */
-#define CE_RETURN_IF_FAILED(expr) do { ce_status _s = (expr); \
+#define CE_CHECK(expr) do { ce_status _s = (expr); \
     if (_s != CE_STATUS_OK) return _s; } while (0)
+
+/* The most rows one launch covers when a block row of the grid covers
+ * @block_rows rows: a grid has at most CE_GRID_Y_MAX blocks along y. */
+#define CE_ROWS_PER_LAUNCH(block_rows) (CE_GRID_Y_MAX * (block_rows))
+
+/* Enqueues launch (r0, r1) for consecutive ranges of at most
+ * @rows_per_launch rows that cover [row0, row1), and reports launch
+ * errors.  Every kernel takes its range of output rows and applies the
+ * border rule against the full height, so a range gives the rows one
+ * launch over all of them would: any height works, and a frame short
+ * enough (every frame up to half a million rows) is one launch. */
+template < typename Launch >
+static inline ce_status
+ce_launch_rows (int row0, int row1, int rows_per_launch, const char *what,
+    Launch launch)
+{
+  for (int r0 = row0; r0 < row1;) {
+    int r1 = row1 - r0 > rows_per_launch ? r0 + rows_per_launch : row1;
+    launch (r0, r1);
+    CE_CHECK (ce_launch_status (what));
+    r0 = r1;
+  }
+  return CE_STATUS_OK;
+}
 
 static inline ce_status
 ce_check_rows (int row0, int row1, int rows)
@@ -90,8 +119,8 @@ ce_check_aligned (const void *ptr, size_t align, const char *name)
 static inline ce_status
 ce_check_consts (const ce_edge_consts * consts)
 {
-  CE_RETURN_IF_FAILED (ce_check_pointer (consts, "consts"));
-  CE_RETURN_IF_FAILED (ce_check_border (consts->border, "consts->border"));
+  CE_CHECK (ce_check_pointer (consts, "consts"));
+  CE_CHECK (ce_check_border (consts->border, "consts->border"));
   if (consts->norm != CE_NORM_L2 && consts->norm != CE_NORM_L1) {
     ce_set_error ("consts->norm %d is not a ce_norm", (int) consts->norm);
     return CE_STATUS_INVALID_ARGUMENT;
@@ -116,27 +145,4 @@ ce_check_consts (const ce_edge_consts * consts)
   return CE_STATUS_OK;
 }
 
-/* Value of an 8-bit image at (x, y) through the border rule. */
-static __device__ __forceinline__ int
-ce_read_u8 (const uint8_t * __restrict__ p, size_t pitch, int x, int y,
-    int w, int h, ce_border_mode border)
-{
-  int ix = ce_border_index (x, w, border);
-  int iy = ce_border_index (y, h, border);
-  if (ix < 0 || iy < 0)
-    return 0;
-  return __ldg (p + (size_t) iy * pitch + ix);
-}
-
-static __device__ __forceinline__ int
-ce_read_u16 (const uint16_t * __restrict__ p, size_t pitch, int x, int y,
-    int w, int h, ce_border_mode border)
-{
-  int ix = ce_border_index (x, w, border);
-  int iy = ce_border_index (y, h, border);
-  if (ix < 0 || iy < 0)
-    return 0;
-  return __ldg ((const uint16_t *) ((const char *) p + (size_t) iy * pitch)
-      + ix);
-}
 #endif /* CUDAEDGE_LAUNCH_CUH */

@@ -20,6 +20,11 @@
 #define CE_HD static inline
 #endif
 
+/* The blur's 5 taps, w = [1 4 6 4 1] (an initialiser), and the scale S of
+ * B with the blur on: the sum of the 25 weights w_i w_j. */
+#define CE_BLUR_TAPS { 1, 4, 6, 4, 1 }
+#define CE_BLUR_SCALE 256
+
 /* Maps coordinate p of a line of n pixels into [0, n) by the border rule,
  * or returns -1 where the rule reads a zero. */
 CE_HD int
@@ -59,7 +64,8 @@ ce_isqrt64 (int64_t v)
   return r;
 }
 
-/* The output byte for one gradient, exactly as docs/numerics.md section 1.5 defines it. */
+/* The output byte for one gradient, exactly as docs/numerics.md defines
+ * it ("Magnitude and threshold", "Output"). */
 CE_HD uint8_t
 ce_edge_value (int32_t gx, int32_t gy, int64_t limit, int scale,
     ce_norm norm, ce_output output)

@@ -12,6 +12,13 @@
 extern "C" {
 #endif
 
+/* Inner helpers of the CPU paths, inlined so that gcc vectorises them. */
+#if defined(__GNUC__)
+#define CE_INLINE static inline __attribute__ ((always_inline))
+#else
+#define CE_INLINE static inline
+#endif
+
 /* Records the calling thread's detailed error message (printf format). */
 void ce_set_error (const char *fmt, ...)
 #ifdef __GNUC__

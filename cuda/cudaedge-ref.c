@@ -13,7 +13,7 @@
 #include "cudaedge-numerics.h"
 #include "cudaedge-private.h"
 
-static const int gauss5[5] = { 1, 4, 6, 4, 1 };
+static const int gauss5[5] = CE_BLUR_TAPS;
 
 #define ROW(type, base, stride, y) \
   ((type *) ((uint8_t *) (base) + (size_t) (y) * (stride)))

@@ -7,26 +7,56 @@
  * The edge chain in separate passes (blur variants, Sobel, threshold, and
  * Sobel + threshold), giving the same bytes as the fused kernel.  The
  * plugin does not use them: they show what fusing saves and serve as a
- * second GPU implementation in the tests.  Built into their own library.
+ * second GPU implementation in the tests.  Built into their own library
+ * (core_staged_dep).  Like the plugin's kernels, every kernel takes the
+ * range of output rows [row0, row1) it computes, so that the launchers
+ * can split frames taller than a grid holds (ce_launch_rows).
  */
 
 #include "cudaedge-launch.cuh"
 #include "cudaedge-staged.h"
 
-/* The 5-tap binomial weights w = [1 4 6 4 1] of the blur.  The fused kernel
- * works on packed 16-bit lanes and spells the same weights as shifts and
- * small multiplies; the staged variants read them from here. */
-__constant__ int c_blur_taps[5] = { 1, 4, 6, 4, 1 };
+/* The 5-tap binomial weights of the blur.  The fused kernel works on
+ * packed 16-bit lanes and spells the same weights as shifts and small
+ * multiplies; the staged variants read them from here. */
+__constant__ int c_blur_taps[5] = CE_BLUR_TAPS;
+
+/* Value of an 8-bit image at (x, y) through the border rule. */
+static __device__ __forceinline__ int
+ce_read_u8 (const uint8_t * __restrict__ p, size_t pitch, int x, int y,
+    int w, int h, ce_border_mode border)
+{
+  int ix = ce_border_index (x, w, border);
+  int iy = ce_border_index (y, h, border);
+  if (ix < 0 || iy < 0)
+    return 0;
+  return __ldg (p + (size_t) iy * pitch + ix);
+}
+
+static __device__ __forceinline__ int
+ce_read_u16 (const uint16_t * __restrict__ p, size_t pitch, int x, int y,
+    int w, int h, ce_border_mode border)
+{
+  int ix = ce_border_index (x, w, border);
+  int iy = ce_border_index (y, h, border);
+  if (ix < 0 || iy < 0)
+    return 0;
+  return __ldg ((const uint16_t *) ((const char *) p + (size_t) iy * pitch)
+      + ix);
+}
 
 /* ------------------------------------------------------------------------
- * 3. Blur variants (staged path: luma -> B as uint16).  All read 1 byte
+ * 1. Blur variants (staged path: luma -> B as uint16).  All read 1 byte
  * and write 2 bytes per pixel at least; they differ in how the 25 taps
- * reach the arithmetic.
+ * reach the arithmetic.  The direct and two-pass kernels give each thread
+ * one pixel (CE_PX_BLOCK_X x CE_PX_BLOCK_Y); the tiled and separable ones
+ * give a block a tile of BLUR_TW x BLUR_TH output pixels, BLUR_BY threads
+ * tall.
  */
-#define BLUR_BX 32
+#define BLUR_TW 32                  /* columns per tile, one thread each */
 #define BLUR_BY 8
 #define BLUR_TH 32                  /* output rows per block (4 per thread) */
-#define BLUR_SW (BLUR_BX + 4)
+#define BLUR_SW (BLUR_TW + 4)
 #define BLUR_SH (BLUR_TH + 4)
 
 static __device__ __forceinline__ uint16_t *
@@ -39,12 +69,12 @@ ce_row16 (uint16_t * p, size_t pitch, int y)
  * tap.  The baseline. */
 static __global__ void
 blur_direct_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
-    int W, int H, ce_border_mode border, uint16_t * __restrict__ b,
-    size_t b_pitch)
+    int W, int H, int row0, int row1, ce_border_mode border,
+    uint16_t * __restrict__ b, size_t b_pitch)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
-  int y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= W || y >= H)
+  int y = row0 + blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= W || y >= row1)
     return;
   int acc = 0;
 #pragma unroll
@@ -57,15 +87,15 @@ blur_direct_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
   ce_row16 (b, b_pitch, y)[x] = (uint16_t) acc;
 }
 
-/* Loads the (BLUR_TH+4) x (BLUR_BX+4) luma tile of a block through the
+/* Loads the (BLUR_TH+4) x (BLUR_TW+4) luma tile of a block through the
  * border rule: 1.3 loads per pixel, once each. */
 static __device__ __forceinline__ void
 ce_load_luma_tile (const uint8_t * __restrict__ luma, size_t luma_pitch,
     int W, int H, ce_border_mode border, int x0, int y0,
     uint8_t s[BLUR_SH][BLUR_SW])
 {
-  int tid = threadIdx.y * BLUR_BX + threadIdx.x;
-  for (int i = tid; i < BLUR_SH * BLUR_SW; i += BLUR_BX * BLUR_BY) {
+  int tid = threadIdx.y * BLUR_TW + threadIdx.x;
+  for (int i = tid; i < BLUR_SH * BLUR_SW; i += BLUR_TW * BLUR_BY) {
     int r = i / BLUR_SW, c = i % BLUR_SW;
     s[r][c] = (uint8_t) ce_read_u8 (luma, luma_pitch, x0 + c - 2,
         y0 + r - 2, W, H, border);
@@ -73,13 +103,13 @@ ce_load_luma_tile (const uint8_t * __restrict__ luma, size_t luma_pitch,
 }
 
 /* CE_BLUR_TILED: the tile in shared memory, the direct 2D 5x5 from it. */
-static __global__ void __launch_bounds__ (BLUR_BX * BLUR_BY)
+static __global__ void __launch_bounds__ (BLUR_TW * BLUR_BY)
 blur_tiled_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
-    int W, int H, ce_border_mode border, uint16_t * __restrict__ b,
-    size_t b_pitch)
+    int W, int H, int row0, int row1, ce_border_mode border,
+    uint16_t * __restrict__ b, size_t b_pitch)
 {
   __shared__ uint8_t s[BLUR_SH][BLUR_SW];
-  int x0 = blockIdx.x * BLUR_BX, y0 = blockIdx.y * BLUR_TH;
+  int x0 = blockIdx.x * BLUR_TW, y0 = row0 + blockIdx.y * BLUR_TH;
   ce_load_luma_tile (luma, luma_pitch, W, H, border, x0, y0, s);
   __syncthreads ();
   int tx = threadIdx.x, x = x0 + tx;
@@ -87,7 +117,7 @@ blur_tiled_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
     return;
   for (int ty = threadIdx.y; ty < BLUR_TH; ty += BLUR_BY) {
     int y = y0 + ty;
-    if (y >= H)
+    if (y >= row1)
       break;
     int acc = 0;
 #pragma unroll
@@ -101,14 +131,14 @@ blur_tiled_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
 
 /* CE_BLUR_SEPARABLE: the tile, a row pass into shared memory (5 taps),
  * a column pass from it (5 taps): 10 multiply-adds instead of 25. */
-static __global__ void __launch_bounds__ (BLUR_BX * BLUR_BY)
+static __global__ void __launch_bounds__ (BLUR_TW * BLUR_BY)
 blur_separable_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
-    int W, int H, ce_border_mode border, uint16_t * __restrict__ b,
-    size_t b_pitch)
+    int W, int H, int row0, int row1, ce_border_mode border,
+    uint16_t * __restrict__ b, size_t b_pitch)
 {
   __shared__ uint8_t s[BLUR_SH][BLUR_SW];
-  __shared__ uint16_t sh[BLUR_SH][BLUR_BX];
-  int x0 = blockIdx.x * BLUR_BX, y0 = blockIdx.y * BLUR_TH;
+  __shared__ uint16_t sh[BLUR_SH][BLUR_TW];
+  int x0 = blockIdx.x * BLUR_TW, y0 = row0 + blockIdx.y * BLUR_TH;
   ce_load_luma_tile (luma, luma_pitch, W, H, border, x0, y0, s);
   __syncthreads ();
   int tx = threadIdx.x;
@@ -125,7 +155,7 @@ blur_separable_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
     return;
   for (int ty = threadIdx.y; ty < BLUR_TH; ty += BLUR_BY) {
     int y = y0 + ty;
-    if (y >= H)
+    if (y >= row1)
       break;
     int acc = 0;
 #pragma unroll
@@ -139,12 +169,12 @@ blur_separable_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
  * scratch, border rule in x.  1 byte read (5 taps from L1), 2 written. */
 static __global__ void
 blur_rows_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
-    int W, int H, ce_border_mode border, uint16_t * __restrict__ scratch,
-    size_t scratch_pitch)
+    int W, int row0, int row1, ce_border_mode border,
+    uint16_t * __restrict__ scratch, size_t scratch_pitch)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
-  int y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= W || y >= H)
+  int y = row0 + blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= W || y >= row1)
     return;
   const uint8_t *row = luma + (size_t) y * luma_pitch;
   int acc = 0;
@@ -161,12 +191,12 @@ blur_rows_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
  * y (a zero row gives 0).  2 bytes read, 2 written. */
 static __global__ void
 blur_cols_kernel (const uint16_t * __restrict__ scratch, size_t scratch_pitch,
-    int W, int H, ce_border_mode border, uint16_t * __restrict__ b,
-    size_t b_pitch)
+    int W, int H, int row0, int row1, ce_border_mode border,
+    uint16_t * __restrict__ b, size_t b_pitch)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
-  int y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= W || y >= H)
+  int y = row0 + blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= W || y >= row1)
     return;
   int acc = 0;
 #pragma unroll
@@ -206,69 +236,88 @@ ce_launch_blur (ce_blur_variant variant, const uint8_t * d_luma,
     ce_set_error ("variant %d is not a ce_blur_variant", (int) variant);
     return CE_STATUS_INVALID_ARGUMENT;
   }
-  CE_RETURN_IF_FAILED (ce_check_pointer (d_luma, "d_luma"));
-  CE_RETURN_IF_FAILED (ce_check_pointer (d_b, "d_b"));
-  CE_RETURN_IF_FAILED (ce_check_size (width, height));
-  CE_RETURN_IF_FAILED (ce_check_border (border, "border"));
-  CE_RETURN_IF_FAILED (ce_check_stride (luma_pitch, (size_t) width, "luma_pitch"));
-  CE_RETURN_IF_FAILED (ce_check_stride (b_pitch, (size_t) width * 2, "b_pitch"));
-  CE_RETURN_IF_FAILED (ce_check_multiple (b_pitch, 2, "b_pitch"));
-  CE_RETURN_IF_FAILED (ce_check_aligned (d_b, 2, "d_b"));
+  CE_CHECK (ce_check_pointer (d_luma, "d_luma"));
+  CE_CHECK (ce_check_pointer (d_b, "d_b"));
+  CE_CHECK (ce_check_size (width, height));
+  CE_CHECK (ce_check_border (border, "border"));
+  CE_CHECK (ce_check_stride (luma_pitch, (size_t) width,
+          "luma_pitch"));
+  CE_CHECK (ce_check_stride (b_pitch, (size_t) width * 2,
+          "b_pitch"));
+  CE_CHECK (ce_check_multiple (b_pitch, 2, "b_pitch"));
+  CE_CHECK (ce_check_aligned (d_b, 2, "d_b"));
   if (variant == CE_BLUR_TWO_PASS) {
-    CE_RETURN_IF_FAILED (ce_check_pointer (d_scratch, "d_scratch"));
-    CE_RETURN_IF_FAILED (ce_check_stride (scratch_pitch, (size_t) width * 2,
+    CE_CHECK (ce_check_pointer (d_scratch, "d_scratch"));
+    CE_CHECK (ce_check_stride (scratch_pitch, (size_t) width * 2,
             "scratch_pitch"));
-    CE_RETURN_IF_FAILED (ce_check_multiple (scratch_pitch, 2, "scratch_pitch"));
-    CE_RETURN_IF_FAILED (ce_check_aligned (d_scratch, 2, "d_scratch"));
+    CE_CHECK (ce_check_multiple (scratch_pitch, 2,
+            "scratch_pitch"));
+    CE_CHECK (ce_check_aligned (d_scratch, 2, "d_scratch"));
   }
 
+  const dim3 px_block (CE_PX_BLOCK_X, CE_PX_BLOCK_Y);
+  const dim3 tile_block (BLUR_TW, BLUR_BY);
+  const int px_rows = CE_ROWS_PER_LAUNCH (CE_PX_BLOCK_Y);
+  const int tile_rows = CE_ROWS_PER_LAUNCH (BLUR_TH);
   switch (variant) {
-    case CE_BLUR_DIRECT:{
-      dim3 block (32, 8);
-      dim3 grid (ce_ceil_div (width, 32), ce_ceil_div (height, 8));
-      blur_direct_kernel <<< grid, block, 0, stream >>> (d_luma, luma_pitch,
-          width, height, border, d_b, b_pitch);
-      return ce_launch_status ("blur (direct)");
-    }
+    case CE_BLUR_DIRECT:
+      return ce_launch_rows (0, height, px_rows, "blur (direct)",
+          [&] (int r0, int r1) {
+            dim3 grid (ce_ceil_div (width, CE_PX_BLOCK_X),
+                ce_ceil_div (r1 - r0, CE_PX_BLOCK_Y));
+            blur_direct_kernel <<< grid, px_block, 0, stream >>> (d_luma,
+                luma_pitch, width, height, r0, r1, border, d_b, b_pitch);
+          });
     case CE_BLUR_TILED:
-    case CE_BLUR_SEPARABLE:{
-      dim3 block (BLUR_BX, BLUR_BY);
-      dim3 grid (ce_ceil_div (width, BLUR_BX), ce_ceil_div (height,
-              BLUR_TH));
-      if (variant == CE_BLUR_TILED)
-        blur_tiled_kernel <<< grid, block, 0, stream >>> (d_luma,
-            luma_pitch, width, height, border, d_b, b_pitch);
-      else
-        blur_separable_kernel <<< grid, block, 0, stream >>> (d_luma,
-            luma_pitch, width, height, border, d_b, b_pitch);
-      return ce_launch_status (variant == CE_BLUR_TILED ? "blur (tiled)"
-          : "blur (separable)");
-    }
+      return ce_launch_rows (0, height, tile_rows, "blur (tiled)",
+          [&] (int r0, int r1) {
+            dim3 grid (ce_ceil_div (width, BLUR_TW),
+                ce_ceil_div (r1 - r0, BLUR_TH));
+            blur_tiled_kernel <<< grid, tile_block, 0, stream >>> (d_luma,
+                luma_pitch, width, height, r0, r1, border, d_b, b_pitch);
+          });
+    case CE_BLUR_SEPARABLE:
+      return ce_launch_rows (0, height, tile_rows, "blur (separable)",
+          [&] (int r0, int r1) {
+            dim3 grid (ce_ceil_div (width, BLUR_TW),
+                ce_ceil_div (r1 - r0, BLUR_TH));
+            blur_separable_kernel <<< grid, tile_block, 0, stream >>>
+                (d_luma, luma_pitch, width, height, r0, r1, border, d_b,
+                b_pitch);
+          });
     case CE_BLUR_TWO_PASS:
-    default:{
-      dim3 block (32, 8);
-      dim3 grid (ce_ceil_div (width, 32), ce_ceil_div (height, 8));
-      blur_rows_kernel <<< grid, block, 0, stream >>> (d_luma, luma_pitch,
-          width, height, border, d_scratch, scratch_pitch);
-      CE_RETURN_IF_FAILED (ce_launch_status ("blur (two-pass, rows)"));
-      blur_cols_kernel <<< grid, block, 0, stream >>> (d_scratch,
-          scratch_pitch, width, height, border, d_b, b_pitch);
-      return ce_launch_status ("blur (two-pass, columns)");
-    }
+    default:
+      /* Every row pass before the first column pass (one stream). */
+      CE_CHECK (ce_launch_rows (0, height, px_rows,
+              "blur (two-pass, rows)", [&] (int r0, int r1) {
+                dim3 grid (ce_ceil_div (width, CE_PX_BLOCK_X),
+                    ce_ceil_div (r1 - r0, CE_PX_BLOCK_Y));
+                blur_rows_kernel <<< grid, px_block, 0, stream >>> (d_luma,
+                    luma_pitch, width, r0, r1, border, d_scratch,
+                    scratch_pitch);
+              }));
+      return ce_launch_rows (0, height, px_rows, "blur (two-pass, columns)",
+          [&] (int r0, int r1) {
+            dim3 grid (ce_ceil_div (width, CE_PX_BLOCK_X),
+                ce_ceil_div (r1 - r0, CE_PX_BLOCK_Y));
+            blur_cols_kernel <<< grid, px_block, 0, stream >>> (d_scratch,
+                scratch_pitch, width, height, r0, r1, border, d_b, b_pitch);
+          });
   }
 }
 
 /* ------------------------------------------------------------------------
- * 4. Sobel: B (2 bytes) -> (gx, gy) int32 pairs (8 bytes) per pixel; the
- * 9 taps come from L1, border rule per tap.
+ * 2. Sobel: B (2 bytes) -> (gx, gy) int32 pairs (8 bytes) per pixel; the
+ * 9 taps come from L1, border rule per tap.  One thread per pixel.
  */
 static __global__ void
 sobel_kernel (const uint16_t * __restrict__ b, size_t b_pitch, int W, int H,
-    ce_border_mode border, int32_t * __restrict__ grad, size_t grad_pitch)
+    int row0, int row1, ce_border_mode border, int32_t * __restrict__ grad,
+    size_t grad_pitch)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
-  int y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= W || y >= H)
+  int y = row0 + blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= W || y >= row1)
     return;
   int t[3][3];
 #pragma unroll
@@ -290,35 +339,40 @@ ce_launch_sobel (const uint16_t * d_b, size_t b_pitch, int width,
     int height, ce_border_mode border, int32_t * d_grad, size_t grad_pitch,
     cudaStream_t stream)
 {
-  CE_RETURN_IF_FAILED (ce_check_pointer (d_b, "d_b"));
-  CE_RETURN_IF_FAILED (ce_check_pointer (d_grad, "d_grad"));
-  CE_RETURN_IF_FAILED (ce_check_size (width, height));
-  CE_RETURN_IF_FAILED (ce_check_border (border, "border"));
-  CE_RETURN_IF_FAILED (ce_check_stride (b_pitch, (size_t) width * 2, "b_pitch"));
-  CE_RETURN_IF_FAILED (ce_check_multiple (b_pitch, 2, "b_pitch"));
-  CE_RETURN_IF_FAILED (ce_check_aligned (d_b, 2, "d_b"));
-  CE_RETURN_IF_FAILED (ce_check_stride (grad_pitch, (size_t) width * 8, "grad_pitch"));
-  CE_RETURN_IF_FAILED (ce_check_multiple (grad_pitch, 4, "grad_pitch"));
-  CE_RETURN_IF_FAILED (ce_check_aligned (d_grad, 4, "d_grad"));
+  CE_CHECK (ce_check_pointer (d_b, "d_b"));
+  CE_CHECK (ce_check_pointer (d_grad, "d_grad"));
+  CE_CHECK (ce_check_size (width, height));
+  CE_CHECK (ce_check_border (border, "border"));
+  CE_CHECK (ce_check_stride (b_pitch, (size_t) width * 2,
+          "b_pitch"));
+  CE_CHECK (ce_check_multiple (b_pitch, 2, "b_pitch"));
+  CE_CHECK (ce_check_aligned (d_b, 2, "d_b"));
+  CE_CHECK (ce_check_stride (grad_pitch, (size_t) width * 8,
+          "grad_pitch"));
+  CE_CHECK (ce_check_multiple (grad_pitch, 4, "grad_pitch"));
+  CE_CHECK (ce_check_aligned (d_grad, 4, "d_grad"));
 
-  dim3 block (32, 8);
-  dim3 grid (ce_ceil_div (width, 32), ce_ceil_div (height, 8));
-  sobel_kernel <<< grid, block, 0, stream >>> (d_b, b_pitch, width, height,
-      border, d_grad, grad_pitch);
-  return ce_launch_status ("sobel");
+  const dim3 block (CE_PX_BLOCK_X, CE_PX_BLOCK_Y);
+  return ce_launch_rows (0, height, CE_ROWS_PER_LAUNCH (CE_PX_BLOCK_Y),
+      "sobel", [&] (int r0, int r1) {
+        dim3 grid (ce_ceil_div (width, CE_PX_BLOCK_X),
+            ce_ceil_div (r1 - r0, CE_PX_BLOCK_Y));
+        sobel_kernel <<< grid, block, 0, stream >>> (d_b, b_pitch, width,
+            height, r0, r1, border, d_grad, grad_pitch);
+      });
 }
 
 /* ------------------------------------------------------------------------
- * 5. Threshold: 8 bytes read, 1 written per pixel.
+ * 3. Threshold: 8 bytes read, 1 written per pixel.  One thread per pixel.
  */
 static __global__ void
 threshold_kernel (const int32_t * __restrict__ grad, size_t grad_pitch,
-    int W, int H, int64_t limit, int scale, ce_norm norm, ce_output output,
-    uint8_t * __restrict__ dst, size_t dst_pitch)
+    int W, int row0, int row1, int64_t limit, int scale, ce_norm norm,
+    ce_output output, uint8_t * __restrict__ dst, size_t dst_pitch)
 {
   int x = blockIdx.x * blockDim.x + threadIdx.x;
-  int y = blockIdx.y * blockDim.y + threadIdx.y;
-  if (x >= W || y >= H)
+  int y = row0 + blockIdx.y * blockDim.y + threadIdx.y;
+  if (x >= W || y >= row1)
     return;
   const int32_t *g = (const int32_t *) ((const char *) grad
       + (size_t) y * grad_pitch);
@@ -331,27 +385,33 @@ ce_launch_threshold (const int32_t * d_grad, size_t grad_pitch, int width,
     int height, const ce_edge_consts * consts, uint8_t * d_dst,
     size_t dst_pitch, cudaStream_t stream)
 {
-  CE_RETURN_IF_FAILED (ce_check_pointer (d_grad, "d_grad"));
-  CE_RETURN_IF_FAILED (ce_check_pointer (d_dst, "d_dst"));
-  CE_RETURN_IF_FAILED (ce_check_size (width, height));
-  CE_RETURN_IF_FAILED (ce_check_stride (grad_pitch, (size_t) width * 8, "grad_pitch"));
-  CE_RETURN_IF_FAILED (ce_check_multiple (grad_pitch, 4, "grad_pitch"));
-  CE_RETURN_IF_FAILED (ce_check_aligned (d_grad, 4, "d_grad"));
-  CE_RETURN_IF_FAILED (ce_check_stride (dst_pitch, (size_t) width, "dst_pitch"));
-  CE_RETURN_IF_FAILED (ce_check_consts (consts));
+  CE_CHECK (ce_check_pointer (d_grad, "d_grad"));
+  CE_CHECK (ce_check_pointer (d_dst, "d_dst"));
+  CE_CHECK (ce_check_size (width, height));
+  CE_CHECK (ce_check_stride (grad_pitch, (size_t) width * 8,
+          "grad_pitch"));
+  CE_CHECK (ce_check_multiple (grad_pitch, 4, "grad_pitch"));
+  CE_CHECK (ce_check_aligned (d_grad, 4, "d_grad"));
+  CE_CHECK (ce_check_stride (dst_pitch, (size_t) width,
+          "dst_pitch"));
+  CE_CHECK (ce_check_consts (consts));
 
-  dim3 block (32, 8);
-  dim3 grid (ce_ceil_div (width, 32), ce_ceil_div (height, 8));
-  threshold_kernel <<< grid, block, 0, stream >>> (d_grad, grad_pitch, width,
-      height, consts->limit, consts->scale, consts->norm, consts->output,
-      d_dst, dst_pitch);
-  return ce_launch_status ("threshold");
+  const dim3 block (CE_PX_BLOCK_X, CE_PX_BLOCK_Y);
+  return ce_launch_rows (0, height, CE_ROWS_PER_LAUNCH (CE_PX_BLOCK_Y),
+      "threshold", [&] (int r0, int r1) {
+        dim3 grid (ce_ceil_div (width, CE_PX_BLOCK_X),
+            ce_ceil_div (r1 - r0, CE_PX_BLOCK_Y));
+        threshold_kernel <<< grid, block, 0, stream >>> (d_grad, grad_pitch,
+            width, r0, r1, consts->limit, consts->scale, consts->norm,
+            consts->output, d_dst, dst_pitch);
+      });
 }
 
 /* ------------------------------------------------------------------------
- * 6. Sobel + threshold: B (2 bytes) in, 1 byte out per pixel.  A 32 x 32
- * tile of B with a 1-pixel apron in shared memory, loaded once through the
- * border rule (1.13 loads per pixel); 9 taps from shared memory.
+ * 4. Sobel + threshold: B (2 bytes) in, 1 byte out per pixel.  An
+ * ST_TW x ST_TH tile of B with a 1-pixel apron in shared memory, loaded
+ * once through the border rule (1.13 loads per pixel); 9 taps from shared
+ * memory.  Blocks of ST_TW x ST_BY threads.
  */
 #define ST_TW 32
 #define ST_TH 32
@@ -359,12 +419,12 @@ ce_launch_threshold (const int32_t * d_grad, size_t grad_pitch, int width,
 
 static __global__ void __launch_bounds__ (ST_TW * ST_BY)
 sobel_threshold_kernel (const uint16_t * __restrict__ b, size_t b_pitch,
-    int W, int H, ce_border_mode border, int64_t limit, int scale,
-    ce_norm norm, ce_output output, uint8_t * __restrict__ dst,
+    int W, int H, int row0, int row1, ce_border_mode border, int64_t limit,
+    int scale, ce_norm norm, ce_output output, uint8_t * __restrict__ dst,
     size_t dst_pitch)
 {
   __shared__ uint16_t s[ST_TH + 2][ST_TW + 2];
-  int x0 = blockIdx.x * ST_TW, y0 = blockIdx.y * ST_TH;
+  int x0 = blockIdx.x * ST_TW, y0 = row0 + blockIdx.y * ST_TH;
   int tid = threadIdx.y * ST_TW + threadIdx.x;
   for (int i = tid; i < (ST_TH + 2) * (ST_TW + 2); i += ST_TW * ST_BY) {
     int r = i / (ST_TW + 2), c = i % (ST_TW + 2);
@@ -377,7 +437,7 @@ sobel_threshold_kernel (const uint16_t * __restrict__ b, size_t b_pitch,
     return;
   for (int ty = threadIdx.y; ty < ST_TH; ty += ST_BY) {
     int y = y0 + ty;
-    if (y >= H)
+    if (y >= row1)
       break;
     int gx = (s[ty][tx + 2] + 2 * s[ty + 1][tx + 2] + s[ty + 2][tx + 2])
         - (s[ty][tx] + 2 * s[ty + 1][tx] + s[ty + 2][tx]);
@@ -393,20 +453,24 @@ ce_launch_sobel_threshold (const uint16_t * d_b, size_t b_pitch, int width,
     int height, const ce_edge_consts * consts, uint8_t * d_dst,
     size_t dst_pitch, cudaStream_t stream)
 {
-  CE_RETURN_IF_FAILED (ce_check_pointer (d_b, "d_b"));
-  CE_RETURN_IF_FAILED (ce_check_pointer (d_dst, "d_dst"));
-  CE_RETURN_IF_FAILED (ce_check_size (width, height));
-  CE_RETURN_IF_FAILED (ce_check_stride (b_pitch, (size_t) width * 2, "b_pitch"));
-  CE_RETURN_IF_FAILED (ce_check_multiple (b_pitch, 2, "b_pitch"));
-  CE_RETURN_IF_FAILED (ce_check_aligned (d_b, 2, "d_b"));
-  CE_RETURN_IF_FAILED (ce_check_stride (dst_pitch, (size_t) width, "dst_pitch"));
-  CE_RETURN_IF_FAILED (ce_check_consts (consts));
+  CE_CHECK (ce_check_pointer (d_b, "d_b"));
+  CE_CHECK (ce_check_pointer (d_dst, "d_dst"));
+  CE_CHECK (ce_check_size (width, height));
+  CE_CHECK (ce_check_stride (b_pitch, (size_t) width * 2,
+          "b_pitch"));
+  CE_CHECK (ce_check_multiple (b_pitch, 2, "b_pitch"));
+  CE_CHECK (ce_check_aligned (d_b, 2, "d_b"));
+  CE_CHECK (ce_check_stride (dst_pitch, (size_t) width,
+          "dst_pitch"));
+  CE_CHECK (ce_check_consts (consts));
 
-  dim3 block (ST_TW, ST_BY);
-  dim3 grid (ce_ceil_div (width, ST_TW), ce_ceil_div (height, ST_TH));
-  sobel_threshold_kernel <<< grid, block, 0, stream >>> (d_b, b_pitch, width,
-      height, consts->border, consts->limit, consts->scale, consts->norm,
-      consts->output, d_dst, dst_pitch);
-  return ce_launch_status ("sobel_threshold");
+  const dim3 block (ST_TW, ST_BY);
+  return ce_launch_rows (0, height, CE_ROWS_PER_LAUNCH (ST_TH),
+      "sobel_threshold", [&] (int r0, int r1) {
+        dim3 grid (ce_ceil_div (width, ST_TW), ce_ceil_div (r1 - r0, ST_TH));
+        sobel_threshold_kernel <<< grid, block, 0, stream >>> (d_b, b_pitch,
+            width, height, r0, r1, consts->border, consts->limit,
+            consts->scale, consts->norm, consts->output, d_dst, dst_pitch);
+      });
 }
 
