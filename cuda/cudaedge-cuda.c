@@ -126,50 +126,77 @@ ce_cuda_device_count (int *count)
 
 /* ---- the calling thread's current device ----
  *
- * Entry points make the context's device current for their own calls and
- * give the calling thread its device back afterwards: an application that
- * embeds the elements and uses CUDA itself keeps its current device.  When
- * the device is already current nothing is switched (so a context the
- * caller made current stays current). */
+ * Every entry point that works on a context's device takes a device scope
+ * around its CUDA calls: it saves the calling thread's current device
+ * (cudaGetDevice), makes its own current where that is another one, and
+ * gives the thread its device back before returning, on every path.  So
+ * an application that embeds the elements and uses CUDA itself, or a pool
+ * allocating buffers on its own thread, keeps its current device.  When
+ * the device is already current nothing is switched, so a context the
+ * caller made current (ce_cuda_ctx_new_current) stays current.  Giving a
+ * device back is cudaSetDevice, which since CUDA 12 makes that device's
+ * primary context current (creating it the first time). */
 
-static int device_switches_pending;
+typedef struct
+{
+  int device;                   /* the entry point's */
+  int prev;                     /* the thread's, -1 when it has none */
+  int taken;                    /* the scope is open */
+} ce_device_scope;
+
+/* Test bookkeeping (cudaedge-testing.h), per thread. */
+static _Thread_local int scopes_open;
+static _Thread_local unsigned long scopes_taken;
 
 static ce_status
-device_enter (int device, int *prev)
+device_scope_take (ce_device_scope * scope, int device)
 {
   cudaError_t err;
 
-  if (cudaGetDevice (prev) != cudaSuccess) {
+  scope->device = device;
+  scope->taken = 0;
+  if (cudaGetDevice (&scope->prev) != cudaSuccess) {
     (void) cudaGetLastError ();
-    *prev = -1;
+    scope->prev = -1;
   }
-  if (*prev == device)
-    return CE_STATUS_OK;
-  err = cudaSetDevice (device);
-  if (err != cudaSuccess) {
-    ce_set_error ("cudaSetDevice (%d) failed: %s", device,
-        cudaGetErrorString (err));
-    (void) cudaGetLastError ();
-    return CE_STATUS_CUDA_ERROR;
+  if (scope->prev != device) {
+    err = cudaSetDevice (device);
+    if (err != cudaSuccess) {
+      ce_set_error ("cudaSetDevice (%d) failed: %s", device,
+          cudaGetErrorString (err));
+      (void) cudaGetLastError ();
+      return CE_STATUS_CUDA_ERROR;
+    }
   }
-  __atomic_add_fetch (&device_switches_pending, 1, __ATOMIC_RELAXED);
+  scope->taken = 1;
+  scopes_open++;
+  scopes_taken++;
   return CE_STATUS_OK;
 }
 
+/* Does nothing for a scope that was not taken. */
 static void
-device_leave (int device, int prev)
+device_scope_give_back (ce_device_scope * scope)
 {
-  if (prev == device)
+  if (!scope->taken)
     return;
-  if (prev >= 0 && cudaSetDevice (prev) != cudaSuccess)
+  if (scope->prev >= 0 && scope->prev != scope->device
+      && cudaSetDevice (scope->prev) != cudaSuccess)
     (void) cudaGetLastError ();
-  __atomic_sub_fetch (&device_switches_pending, 1, __ATOMIC_RELAXED);
+  scope->taken = 0;
+  scopes_open--;
 }
 
 int
 ce_cuda_device_switches_pending (void)
 {
-  return __atomic_load_n (&device_switches_pending, __ATOMIC_RELAXED);
+  return scopes_open;
+}
+
+unsigned long
+ce_cuda_device_scopes_taken (void)
+{
+  return scopes_taken;
 }
 
 /* A device is usable when a runtime context can be created on it and it
@@ -177,10 +204,11 @@ ce_cuda_device_switches_pending (void)
 static int
 device_usable (int device)
 {
+  ce_device_scope scope;
   cudaError_t err;
-  int prev, ok;
+  int ok;
 
-  if (device_enter (device, &prev) != CE_STATUS_OK)
+  if (device_scope_take (&scope, device) != CE_STATUS_OK)
     return 0;
   err = cudaFree (NULL);
   ok = err == cudaSuccess;
@@ -190,7 +218,7 @@ device_usable (int device)
   } else {
     ok = ce_kernels_probe () == CE_STATUS_OK;
   }
-  device_leave (device, prev);
+  device_scope_give_back (&scope);
   return ok;
 }
 
@@ -200,8 +228,9 @@ static ce_status ctx_create_on_device (int device_id, int n_streams,
 ce_status
 ce_cuda_ctx_new (int device_id, int n_streams, ce_cuda_ctx ** out)
 {
+  ce_device_scope scope;
   ce_status status;
-  int count, i, prev;
+  int count, i;
 
   if ((status = ce_check_pointer (out, "ctx")) != CE_STATUS_OK)
     return status;
@@ -243,10 +272,10 @@ ce_cuda_ctx_new (int device_id, int n_streams, ce_cuda_ctx ** out)
     return CE_STATUS_NO_DEVICE;
   }
 
-  if ((status = device_enter (device_id, &prev)) != CE_STATUS_OK)
+  if ((status = device_scope_take (&scope, device_id)) != CE_STATUS_OK)
     return status;
   status = ctx_create_on_device (device_id, n_streams, out);
-  device_leave (device_id, prev);
+  device_scope_give_back (&scope);
   return status;
 }
 
@@ -292,7 +321,6 @@ ctx_create_on_device (int device_id, int n_streams, ce_cuda_ctx ** out)
     return CE_STATUS_OUT_OF_MEMORY;
   }
   ctx->device = device_id;
-  ctx->bands = 0;
   CUDA_TRY (cudaGetDeviceProperties (&prop, device_id));
   snprintf (ctx->name, sizeof (ctx->name), "%s", prop.name);
 
@@ -346,12 +374,14 @@ buffer_release (ce_buffer * b, int pinned)
 void
 ce_cuda_ctx_free (ce_cuda_ctx * ctx)
 {
-  int i, j, prev;
+  ce_device_scope scope;
+  int i, j;
 
   if (ctx == NULL)
     return;
-  if (device_enter (ctx->device, &prev) != CE_STATUS_OK)
-    prev = ctx->device;         /* nothing to give back */
+  /* Without the device (it cannot fail once the context exists) the
+   * releases below fail harmlessly. */
+  (void) device_scope_take (&scope, ctx->device);
   for (i = 0; i < ctx->n_streams; i++) {
     cudaStreamSynchronize (ctx->streams[i]);
     cudaStreamDestroy (ctx->streams[i]);
@@ -376,7 +406,7 @@ ce_cuda_ctx_free (ce_cuda_ctx * ctx)
     buffer_release (&sl->h_dst_stage, 1);
   }
   (void) cudaGetLastError ();
-  device_leave (ctx->device, prev);
+  device_scope_give_back (&scope);
   free (ctx->streams);
   free (ctx);
 }
@@ -411,22 +441,22 @@ ce_cuda_ctx_inject_failure (ce_cuda_ctx * ctx, int n)
 ce_status
 ce_cuda_host_alloc (ce_cuda_ctx * ctx, size_t size, void **ptr)
 {
+  ce_device_scope scope;
   ce_status status;
-  int prev;
 
   if ((status = ce_check_pointer (ctx, "ctx")) != CE_STATUS_OK ||
       (status = ce_check_pointer (ptr, "ptr")) != CE_STATUS_OK)
     return status;
   *ptr = NULL;
-  if ((status = device_enter (ctx->device, &prev)) != CE_STATUS_OK)
+  if ((status = device_scope_take (&scope, ctx->device)) != CE_STATUS_OK)
     return status;
   /* Portable: pinned in every CUDA context, GStreamer's included. */
   CUDA_TRY (cudaHostAlloc (ptr, size ? size : 1, cudaHostAllocPortable));
-  device_leave (ctx->device, prev);
+  device_scope_give_back (&scope);
   return CE_STATUS_OK;
 
 fail:
-  device_leave (ctx->device, prev);
+  device_scope_give_back (&scope);
   *ptr = NULL;
   return status;
 }
@@ -434,17 +464,16 @@ fail:
 ce_status
 ce_cuda_host_free (ce_cuda_ctx * ctx, void *ptr)
 {
+  ce_device_scope scope;
   ce_status status = CE_STATUS_OK;
-
-  int prev;
 
   if (ctx == NULL || ptr == NULL)
     return CE_STATUS_OK;
-  if ((status = device_enter (ctx->device, &prev)) != CE_STATUS_OK)
+  if ((status = device_scope_take (&scope, ctx->device)) != CE_STATUS_OK)
     return status;
   CUDA_TRY (cudaFreeHost (ptr));
 fail:
-  device_leave (ctx->device, prev);
+  device_scope_give_back (&scope);
   return status;
 }
 
@@ -682,9 +711,10 @@ slot_submitted (ce_cuda_ctx * ctx, ce_slot_state * sl)
 ce_status
 ce_cuda_frame_wait (ce_cuda_ctx * ctx, int slot, ce_timing * timing)
 {
+  ce_device_scope scope;
   ce_status status = CE_STATUS_OK;
   ce_slot_state *sl;
-  int b, i, prev = -1;
+  int b, i;
 
   if ((status = ce_check_pointer (ctx, "ctx")) != CE_STATUS_OK)
     return status;
@@ -694,17 +724,15 @@ ce_cuda_frame_wait (ce_cuda_ctx * ctx, int slot, ce_timing * timing)
   }
   sl = &ctx->slots[slot];
   sl->busy = 0;
-  if ((status = device_enter (ctx->device, &prev)) != CE_STATUS_OK) {
-    prev = ctx->device;
+  if ((status = device_scope_take (&scope, ctx->device)) != CE_STATUS_OK)
     goto fail;
-  }
   /* A band's download is its last operation. */
   for (b = 0; b < sl->n_bands; b++)
     CUDA_TRY (cudaEventSynchronize (sl->events[b].down_end));
   if (sl->fail) {
     sl->fail = 0;
     ce_set_error ("injected failure (test hook)");
-    device_leave (ctx->device, prev);
+    device_scope_give_back (&scope);
     return CE_STATUS_CUDA_ERROR;
   }
 
@@ -732,13 +760,13 @@ ce_cuda_frame_wait (ce_cuda_ctx * ctx, int slot, ce_timing * timing)
       memcpy (sl->user_dst + (size_t) i * sl->user_dst_stride,
           h + (size_t) i * sl->dst_row_bytes, sl->dst_row_bytes);
   }
-  device_leave (ctx->device, prev);
+  device_scope_give_back (&scope);
   return CE_STATUS_OK;
 
 fail:
   sl->fail = 0;
   drain_streams (ctx);
-  device_leave (ctx->device, prev);
+  device_scope_give_back (&scope);
   return status;
 }
 
@@ -777,11 +805,12 @@ ce_status
 ce_cuda_edge_frame_submit (ce_cuda_ctx * ctx, int slot, const ce_frame * src,
     const ce_edge_params * params, uint8_t * dst, size_t dst_stride)
 {
+  ce_device_scope scope;
   ce_luma_layout layout;
   ce_slot_state *sl;
   ce_edge_job ej;
   ce_status status;
-  int w, h, prev;
+  int w, h;
 
   if ((status = claim_slot (ctx, slot, &sl)) != CE_STATUS_OK ||
       (status = ce_frame_validate (src)) != CE_STATUS_OK ||
@@ -806,7 +835,7 @@ ce_cuda_edge_frame_submit (ce_cuda_ctx * ctx, int slot, const ce_frame * src,
   ej.job.prepare = edge_prepare;
   ej.job.run = edge_run;
 
-  if ((status = device_enter (ctx->device, &prev)) != CE_STATUS_OK)
+  if ((status = device_scope_take (&scope, ctx->device)) != CE_STATUS_OK)
     return status;
   CE_TRY (buffer_reserve (&sl->d_src, ej.job.src_row_bytes, h, 0));
   if (ej.needs_luma)
@@ -816,11 +845,11 @@ ce_cuda_edge_frame_submit (ce_cuda_ctx * ctx, int slot, const ce_frame * src,
           dst_stride, h));
   CE_TRY (enqueue_bands (ctx, sl, &ej.job));
   slot_submitted (ctx, sl);
-  device_leave (ctx->device, prev);
+  device_scope_give_back (&scope);
   return CE_STATUS_OK;
 
 fail:
-  device_leave (ctx->device, prev);
+  device_scope_give_back (&scope);
   return status;
 }
 
@@ -858,10 +887,10 @@ ce_cuda_upscale2x_frame_submit (ce_cuda_ctx * ctx, int slot,
     const uint8_t * src, size_t src_stride, int width, int height,
     int bytes_per_pixel, uint8_t * dst, size_t dst_stride)
 {
+  ce_device_scope scope;
   ce_slot_state *sl;
   ce_upscale_job uj;
   ce_status status;
-  int prev;
 
   if ((status = claim_slot (ctx, slot, &sl)) != CE_STATUS_OK ||
       (status = ce_check_pointer (src, "src")) != CE_STATUS_OK ||
@@ -893,7 +922,7 @@ ce_cuda_upscale2x_frame_submit (ce_cuda_ctx * ctx, int slot,
   uj.job.out_rows_per_src_row = 2;
   uj.job.run = upscale_run;
 
-  if ((status = device_enter (ctx->device, &prev)) != CE_STATUS_OK)
+  if ((status = device_scope_take (&scope, ctx->device)) != CE_STATUS_OK)
     return status;
   CE_TRY (buffer_reserve (&sl->d_src, uj.job.src_row_bytes, height, 0));
   CE_TRY (buffer_reserve (&sl->d_dst, uj.job.dst_row_bytes, 2 * height, 0));
@@ -901,11 +930,11 @@ ce_cuda_upscale2x_frame_submit (ce_cuda_ctx * ctx, int slot,
           2 * height));
   CE_TRY (enqueue_bands (ctx, sl, &uj.job));
   slot_submitted (ctx, sl);
-  device_leave (ctx->device, prev);
+  device_scope_give_back (&scope);
   return CE_STATUS_OK;
 
 fail:
-  device_leave (ctx->device, prev);
+  device_scope_give_back (&scope);
   return status;
 }
 

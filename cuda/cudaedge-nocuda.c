@@ -171,3 +171,9 @@ ce_cuda_device_switches_pending (void)
 {
   return 0;
 }
+
+unsigned long
+ce_cuda_device_scopes_taken (void)
+{
+  return 0;
+}

@@ -22,9 +22,16 @@ extern "C" {
  * callers test their recovery without breaking a GPU. */
 void ce_cuda_ctx_inject_failure (ce_cuda_ctx * ctx, int n);
 
-/* How many entry points have made their device current and not yet given
- * the calling thread its own back: 0 whenever no core call is running. */
+/* The calling thread's device scopes.  Every entry point that works on a
+ * context's device takes one: it saves the thread's current device, makes
+ * its own current when that is another one, and gives the thread its
+ * device back before it returns.  ..._pending () is how many scopes the
+ * thread has open (so how many devices it may still owe itself): 0
+ * whenever no core call is running on it.  ..._taken () counts the scopes
+ * ever taken on the thread, so that a test sees an entry point go through
+ * one even where there is nothing to switch (a machine with one GPU). */
 int ce_cuda_device_switches_pending (void);
+unsigned long ce_cuda_device_scopes_taken (void);
 
 #ifdef __cplusplus
 }
