@@ -1,0 +1,529 @@
+/* gst-cudaedge: the core's CUDA runtime behaviour (GLib test framework)
+ *
+ * Copyright (C) 2026 The gst-cudaedge authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * Cases under /gpu/runtime, registered by ce_test_register_gpu_runtime ()
+ * for the core test runner:
+ *
+ * - a context probes the kernels when it is made: a GPU the build has no
+ *   kernel image for is "no usable device", said at start;
+ * - frames taller than a grid holds (65,535 blocks along y) give the CPU's
+ *   bytes, for every kernel, on host memory and on device memory;
+ * - entry points give the calling thread its current device back.
+ *
+ * Every case is skipped, loudly, without a GPU.
+ */
+
+#include <string.h>
+
+#include <glib.h>
+#include <cuda_runtime_api.h>
+
+#include "cudaedge-core.h"
+#include "cudaedge-device.h"
+#include "cudaedge-kernels.h"
+#include "cudaedge-staged.h"
+#include "cudaedge-testing.h"
+
+void ce_test_register_gpu_runtime (void);
+
+/* Heights past the grid's y limit for each kind of kernel: blocks of 8
+ * rows (the luma, the staged per-pixel kernels), of 16 output rows (the
+ * upscale), of 32 rows (the staged tiled kernels) and of 64 rows (the
+ * fused kernel). */
+#define ROWS_PAST_8 600000
+#define ROWS_PAST_16 600000     /* input rows: 1,200,000 output rows */
+#define ROWS_PAST_32 2200000
+#define ROWS_PAST_64 4300000
+
+G_STATIC_ASSERT (ROWS_PAST_8 > CE_GRID_Y_MAX * 8);
+G_STATIC_ASSERT (2 * ROWS_PAST_16 > CE_GRID_Y_MAX * 16);
+G_STATIC_ASSERT (ROWS_PAST_32 > CE_GRID_Y_MAX * 32);
+G_STATIC_ASSERT (ROWS_PAST_64 > CE_GRID_Y_MAX * 64);
+
+static int
+gpu_count (void)
+{
+  int count = 0;
+
+  if (ce_cuda_device_count (&count) != CE_STATUS_OK)
+    return 0;
+  return count;
+}
+
+static gboolean
+skip_without_gpu (void)
+{
+  if (gpu_count () > 0)
+    return FALSE;
+  g_printerr ("\n*** SKIP %s: no CUDA device (%s) ***\n", g_test_get_path (),
+      ce_last_error ());
+  g_test_skip ("no CUDA device");
+  return TRUE;
+}
+
+static guint8 *
+random_bytes (gsize n, guint32 seed)
+{
+  GRand *rand = g_rand_new_with_seed (seed);
+  guint8 *p = g_malloc (n);
+  gsize i;
+
+  for (i = 0; i < n; i++)
+    p[i] = g_rand_int (rand) & 0xff;
+  g_rand_free (rand);
+  return p;
+}
+
+static void
+assert_same (const void *want, const void *got, gsize row_bytes, gsize rows,
+    const gchar * what)
+{
+  const guint8 *w = want, *g = got;
+  gsize i;
+
+  if (memcmp (w, g, row_bytes * rows) == 0)
+    return;
+  for (i = 0; w[i] == g[i]; i++);
+  g_error ("%s: differs at byte %" G_GSIZE_FORMAT " of row %" G_GSIZE_FORMAT
+      ": expected %d, got %d", what, i % row_bytes, i / row_bytes, w[i],
+      g[i]);
+}
+
+static gpointer
+to_device (const void *h, gsize n)
+{
+  gpointer d = NULL;
+
+  g_assert_cmpint (cudaMalloc (&d, n), ==, cudaSuccess);
+  g_assert_cmpint (cudaMemcpy (d, h, n, cudaMemcpyHostToDevice), ==,
+      cudaSuccess);
+  return d;
+}
+
+static void
+to_host (void *h, const void *d, gsize n)
+{
+  g_assert_cmpint (cudaMemcpy (h, d, n, cudaMemcpyDeviceToHost), ==,
+      cudaSuccess);
+}
+
+/* ---- the kernel probe ---- */
+
+/* On a GPU the build has code for, the context opens and the probe says
+ * so.  The other branch cannot happen on such a GPU; it is provoked by a
+ * build for another architecture only (-Dcuda-arch=100 -Dcuda-ptx= on a
+ * Hopper GPU), run with CE_TEST_EXPECT_NO_KERNEL_IMAGE=1: the context must
+ * then fail with CE_STATUS_NO_DEVICE and say why. */
+static void
+test_context_probes_the_kernels (void)
+{
+  gboolean expect_none = g_getenv ("CE_TEST_EXPECT_NO_KERNEL_IMAGE") != NULL;
+  ce_cuda_ctx *ctx = NULL;
+  ce_status status;
+
+  if (skip_without_gpu ())
+    return;
+  status = ce_cuda_ctx_new (-1, 2, &ctx);
+  if (expect_none) {
+    const char *why = ce_last_error ();
+
+    g_test_message ("context: %s: %s", ce_status_string (status), why);
+    g_assert_cmpint (status, ==, CE_STATUS_NO_DEVICE);
+    g_assert_null (ctx);
+    g_assert_nonnull (strstr (why, "no kernel image for this device "
+            "(compute capability "));
+    g_assert_nonnull (strstr (why, "; this build has "));
+    g_assert_cmpint (cudaSetDevice (0), ==, cudaSuccess);
+    g_assert_cmpint (ce_kernels_probe (), ==, CE_STATUS_NO_DEVICE);
+    return;
+  }
+  g_assert_cmpint (status, ==, CE_STATUS_OK);
+  g_assert_cmpint (cudaSetDevice (ce_cuda_ctx_device_id (ctx)), ==,
+      cudaSuccess);
+  g_assert_cmpint (ce_kernels_probe (), ==, CE_STATUS_OK);
+  ce_cuda_ctx_free (ctx);
+}
+
+/* ---- frames taller than a grid ---- */
+
+/* The edge chain of a host frame on a context with one band, so that each
+ * kernel gets the whole height in one range, against the CPU. */
+static void
+check_tall_edges (ce_format format, int bpp, int width, int height,
+    const ce_edge_params * params, guint32 seed, const gchar * what)
+{
+  gsize n = (gsize) width * height;
+  guint8 *src, *want, *got;
+  ce_cuda_ctx *ctx = NULL;
+  ce_frame f;
+
+  src = random_bytes (n * bpp, seed);
+  want = g_malloc (n);
+  got = g_malloc (n);
+  memset (got, 0xa5, n);
+  f.data = src;
+  f.stride = (size_t) width * bpp;
+  f.width = width;
+  f.height = height;
+  f.format = format;
+  g_assert_cmpint (ce_cpu_edge_rows (&f, params, 0, height, want, width), ==,
+      CE_STATUS_OK);
+  g_assert_cmpint (ce_cuda_ctx_new (-1, 2, &ctx), ==, CE_STATUS_OK);
+  ce_cuda_ctx_set_bands (ctx, 1);
+  g_assert_cmpint (ce_cuda_edge_frame (ctx, &f, params, got, width, NULL),
+      ==, CE_STATUS_OK);
+  assert_same (want, got, width, height, what);
+  ce_cuda_ctx_free (ctx);
+  g_free (src);
+  g_free (want);
+  g_free (got);
+}
+
+static void
+test_tall_gray8_edges (void)
+{
+  ce_edge_params p;
+
+  if (skip_without_gpu ())
+    return;
+  ce_edge_params_init (&p);
+  check_tall_edges (CE_FORMAT_GRAY8, 1, 16, ROWS_PAST_8, &p, 1,
+      "GRAY8 16x600000");
+}
+
+/* A 4-byte format: the luma kernel (8 rows a block) splits its launch. */
+static void
+test_tall_rgba_edges (void)
+{
+  ce_edge_params p;
+
+  if (skip_without_gpu ())
+    return;
+  ce_edge_params_init (&p);
+  p.threshold = 40.0;
+  check_tall_edges (CE_FORMAT_RGBA, 4, 16, ROWS_PAST_8, &p, 2,
+      "RGBA 16x600000");
+}
+
+/* Past the fused kernel's own limit (64 rows a block), with the border
+ * rule at the top and bottom of the frame in both launches' reach. */
+static void
+test_tall_fused_edges (void)
+{
+  ce_edge_params p;
+
+  if (skip_without_gpu ())
+    return;
+  ce_edge_params_init (&p);
+  p.border = CE_BORDER_REFLECT;
+  p.output = CE_OUTPUT_MAGNITUDE;
+  check_tall_edges (CE_FORMAT_GRAY8, 1, 8, ROWS_PAST_64, &p, 3,
+      "GRAY8 8x4300000, reflect, magnitude");
+}
+
+static void
+check_tall_upscale (int width, int height, int bpp, guint32 seed,
+    const gchar * what)
+{
+  gsize src_stride = (gsize) width * bpp, dst_stride = 2 * src_stride;
+  gsize out_bytes = dst_stride * 2 * height;
+  guint8 *src, *want, *got;
+  ce_cuda_ctx *ctx = NULL;
+
+  src = random_bytes (src_stride * height, seed);
+  want = g_malloc (out_bytes);
+  got = g_malloc (out_bytes);
+  memset (got, 0x5a, out_bytes);
+  g_assert_cmpint (ce_cpu_upscale2x_rows (src, src_stride, width, height,
+          bpp, 0, 2 * height, want, dst_stride), ==, CE_STATUS_OK);
+  g_assert_cmpint (ce_cuda_ctx_new (-1, 2, &ctx), ==, CE_STATUS_OK);
+  ce_cuda_ctx_set_bands (ctx, 1);
+  g_assert_cmpint (ce_cuda_upscale2x_frame (ctx, src, src_stride, width,
+          height, bpp, got, dst_stride, NULL), ==, CE_STATUS_OK);
+  assert_same (want, got, dst_stride, (gsize) 2 * height, what);
+  ce_cuda_ctx_free (ctx);
+  g_free (src);
+  g_free (want);
+  g_free (got);
+}
+
+static void
+test_tall_upscale (void)
+{
+  if (skip_without_gpu ())
+    return;
+  /* 600,000 output rows: one launch. */
+  check_tall_upscale (8, 300000, 1, 4, "GRAY8 8x300000 upscale");
+  /* 1,200,000 output rows: two launches. */
+  check_tall_upscale (8, ROWS_PAST_16, 1, 5, "GRAY8 8x600000 upscale");
+  check_tall_upscale (4, ROWS_PAST_16, 4, 6, "RGBA 4x600000 upscale");
+}
+
+/* Frames in device memory (ce_cuda_dev): the luma, fused and upscale
+ * launchers get the whole height at once. */
+static void
+test_tall_frames_on_device_memory (void)
+{
+  const int w = 16, h = ROWS_PAST_8, bpp = 4;
+  gsize n = (gsize) w * h;
+  guint8 *src, *want, *got, *d_src, *d_up;
+  gsize up_stride = (gsize) 2 * w * bpp, up_bytes = up_stride * 2 * h;
+  ce_edge_params params;
+  ce_cuda_dev *dev = NULL;
+  ce_frame f;
+
+  if (skip_without_gpu ())
+    return;
+  src = random_bytes (n * bpp, 7);
+  want = g_malloc (up_bytes);
+  got = g_malloc (up_bytes);
+  ce_edge_params_init (&params);
+  params.norm = CE_NORM_L1;
+  f.data = src;
+  f.stride = (size_t) w * bpp;
+  f.width = w;
+  f.height = h;
+  f.format = CE_FORMAT_BGRx;
+  g_assert_cmpint (ce_cpu_edge_rows (&f, &params, 0, h, want, w), ==,
+      CE_STATUS_OK);
+
+  g_assert_cmpint (cudaSetDevice (0), ==, cudaSuccess);
+  d_src = to_device (src, n * bpp);
+  g_assert_cmpint (cudaMalloc ((void **) &d_up, up_bytes), ==, cudaSuccess);
+  g_assert_cmpint (ce_cuda_dev_new (&dev), ==, CE_STATUS_OK);
+  f.data = d_src;
+  memset (got, 0x33, n);
+  g_assert_cmpint (ce_cuda_dev_edge_submit (dev, 0, &f, &params, NULL, 0, got,
+          w), ==, CE_STATUS_OK);
+  g_assert_cmpint (ce_cuda_dev_wait (dev, 0, NULL), ==, CE_STATUS_OK);
+  assert_same (want, got, w, h, "BGRx 16x600000 edges on the device");
+
+  g_assert_cmpint (ce_cpu_upscale2x_rows (src, (gsize) w * bpp, w, h, bpp,
+          0, 2 * h, want, up_stride), ==, CE_STATUS_OK);
+  g_assert_cmpint (ce_cuda_dev_upscale2x_submit (dev, 1, d_src,
+          (gsize) w * bpp, w, h, bpp, d_up, up_stride), ==, CE_STATUS_OK);
+  g_assert_cmpint (ce_cuda_dev_wait (dev, 1, NULL), ==, CE_STATUS_OK);
+  memset (got, 0x33, up_bytes);
+  to_host (got, d_up, up_bytes);
+  assert_same (want, got, up_stride, (gsize) 2 * h,
+      "BGRx 16x600000 upscale on the device");
+
+  ce_cuda_dev_free (dev);
+  cudaFree (d_src);
+  cudaFree (d_up);
+  g_free (src);
+  g_free (want);
+  g_free (got);
+}
+
+/* The staged kernels (benchmark and tests), each against its CPU
+ * reference stage, past the tiled kernels' limit (32 rows a block). */
+static void
+test_tall_staged_kernels (void)
+{
+  const int w = 4, h = ROWS_PAST_32;
+  gsize n = (gsize) w * h;
+  guint8 *y, *want_e, *got_e, *d_y, *d_e;
+  guint16 *want_b, *got_b, *d_b, *d_scratch;
+  gint32 *want_g, *got_g, *d_g;
+  ce_edge_params params;
+  ce_edge_consts consts;
+  int v;
+
+  if (skip_without_gpu ())
+    return;
+  ce_edge_params_init (&params);
+  params.border = CE_BORDER_ZERO;
+  g_assert_cmpint (ce_edge_consts_init (&consts, &params), ==, CE_STATUS_OK);
+  y = random_bytes (n, 8);
+  want_b = g_new (guint16, n);
+  got_b = g_new (guint16, n);
+  want_g = g_new (gint32, 2 * n);
+  got_g = g_new (gint32, 2 * n);
+  want_e = g_malloc (n);
+  got_e = g_malloc (n);
+  g_assert_cmpint (ce_ref_blur (y, w, w, h, params.border, want_b,
+          (gsize) w * 2), ==, CE_STATUS_OK);
+  g_assert_cmpint (ce_ref_sobel (want_b, (gsize) w * 2, w, h, params.border,
+          want_g, (gsize) w * 8), ==, CE_STATUS_OK);
+  g_assert_cmpint (ce_ref_threshold (want_g, (gsize) w * 8, w, h, &consts,
+          want_e, w), ==, CE_STATUS_OK);
+
+  g_assert_cmpint (cudaSetDevice (0), ==, cudaSuccess);
+  d_y = to_device (y, n);
+  g_assert_cmpint (cudaMalloc ((void **) &d_b, n * 2), ==, cudaSuccess);
+  g_assert_cmpint (cudaMalloc ((void **) &d_scratch, n * 2), ==, cudaSuccess);
+  g_assert_cmpint (cudaMalloc ((void **) &d_g, n * 8), ==, cudaSuccess);
+  g_assert_cmpint (cudaMalloc ((void **) &d_e, n), ==, cudaSuccess);
+
+  for (v = 0; v < CE_BLUR_VARIANT_COUNT; v++) {
+    gchar *what = g_strdup_printf ("blur (%s) 4x2200000",
+        ce_blur_variant_name ((ce_blur_variant) v));
+
+    g_assert_cmpint (cudaMemset (d_b, 0xa5, n * 2), ==, cudaSuccess);
+    g_assert_cmpint (ce_launch_blur ((ce_blur_variant) v, d_y, w, w, h,
+            params.border, d_scratch, (gsize) w * 2, d_b, (gsize) w * 2, 0),
+        ==, CE_STATUS_OK);
+    g_assert_cmpint (cudaDeviceSynchronize (), ==, cudaSuccess);
+    to_host (got_b, d_b, n * 2);
+    assert_same (want_b, got_b, (gsize) w * 2, h, what);
+    g_free (what);
+  }
+
+  g_assert_cmpint (ce_launch_sobel (d_b, (gsize) w * 2, w, h, params.border,
+          d_g, (gsize) w * 8, 0), ==, CE_STATUS_OK);
+  g_assert_cmpint (cudaDeviceSynchronize (), ==, cudaSuccess);
+  to_host (got_g, d_g, n * 8);
+  assert_same (want_g, got_g, (gsize) w * 8, h, "sobel 4x2200000");
+
+  g_assert_cmpint (ce_launch_threshold (d_g, (gsize) w * 8, w, h, &consts,
+          d_e, w, 0), ==, CE_STATUS_OK);
+  g_assert_cmpint (cudaDeviceSynchronize (), ==, cudaSuccess);
+  to_host (got_e, d_e, n);
+  assert_same (want_e, got_e, w, h, "threshold 4x2200000");
+
+  g_assert_cmpint (cudaMemset (d_e, 0xa5, n), ==, cudaSuccess);
+  g_assert_cmpint (ce_launch_sobel_threshold (d_b, (gsize) w * 2, w, h,
+          &consts, d_e, w, 0), ==, CE_STATUS_OK);
+  g_assert_cmpint (cudaDeviceSynchronize (), ==, cudaSuccess);
+  to_host (got_e, d_e, n);
+  assert_same (want_e, got_e, w, h, "sobel+threshold 4x2200000");
+
+  cudaFree (d_y);
+  cudaFree (d_b);
+  cudaFree (d_scratch);
+  cudaFree (d_g);
+  cudaFree (d_e);
+  g_free (y);
+  g_free (want_b);
+  g_free (got_b);
+  g_free (want_g);
+  g_free (got_g);
+  g_free (want_e);
+  g_free (got_e);
+}
+
+/* ---- the calling thread's current device ---- */
+
+#define N_CALLS 10
+
+typedef struct
+{
+  int app_device;               /* the application thread's device */
+  int ctx_device;               /* the element's context's */
+  const char *name[N_CALLS];
+  ce_status status[N_CALLS];
+  int device_after[N_CALLS];
+  int pending_after[N_CALLS];
+  unsigned long scopes[N_CALLS];        /* taken by the call */
+  int n;
+} DeviceLog;
+
+/* After each call: the thread's device, the scopes still open on it, and
+ * how many scopes the call took. */
+#define LOG_CALL(log, call) do { \
+    unsigned long taken_ = ce_cuda_device_scopes_taken (); \
+    int i_ = (log)->n++; \
+    (log)->name[i_] = #call; \
+    (log)->status[i_] = (call); \
+    g_assert_cmpint (cudaGetDevice (&(log)->device_after[i_]), ==, \
+        cudaSuccess); \
+    (log)->pending_after[i_] = ce_cuda_device_switches_pending (); \
+    (log)->scopes[i_] = ce_cuda_device_scopes_taken () - taken_; \
+  } while (0)
+
+static ce_status
+free_status (ce_cuda_ctx * ctx)
+{
+  ce_cuda_ctx_free (ctx);
+  return CE_STATUS_OK;
+}
+
+/* An application thread with its own device current (a pool's allocation
+ * thread, say) calls every entry point that works on a context's device,
+ * a failing one included. */
+static gpointer
+application_thread (gpointer data)
+{
+  DeviceLog *log = data;
+  ce_cuda_ctx *ctx = NULL;
+  ce_edge_params params;
+  guint8 src[64 * 48], dst[64 * 48], up[128 * 96];
+  ce_frame f = { src, 64, 64, 48, CE_FORMAT_GRAY8 };
+  void *pinned = NULL;
+
+  memset (src, 7, sizeof src);
+  ce_edge_params_init (&params);
+  g_assert_cmpint (cudaSetDevice (log->app_device), ==, cudaSuccess);
+
+  LOG_CALL (log, ce_cuda_ctx_new (log->ctx_device, 2, &ctx));
+  g_assert_nonnull (ctx);
+  LOG_CALL (log, ce_cuda_host_alloc (ctx, 4096, &pinned));
+  LOG_CALL (log, ce_cuda_edge_frame_submit (ctx, 0, &f, &params, dst, 64));
+  LOG_CALL (log, ce_cuda_frame_wait (ctx, 0, NULL));
+  LOG_CALL (log, ce_cuda_upscale2x_frame (ctx, src, 64, 64, 48, 1, up, 128,
+          NULL));
+  ce_cuda_ctx_inject_failure (ctx, 1);
+  LOG_CALL (log, ce_cuda_edge_frame (ctx, &f, &params, dst, 64, NULL));
+  LOG_CALL (log, ce_cuda_host_free (ctx, pinned));
+  LOG_CALL (log, free_status (ctx));
+  return NULL;
+}
+
+static void
+test_entry_points_restore_the_current_device (void)
+{
+  static const ce_status expected[] = {
+    CE_STATUS_OK, CE_STATUS_OK, CE_STATUS_OK, CE_STATUS_OK, CE_STATUS_OK,
+    CE_STATUS_CUDA_ERROR,       /* the injected failure */
+    CE_STATUS_OK, CE_STATUS_OK
+  };
+  DeviceLog log;
+  int count, i;
+
+  if (skip_without_gpu ())
+    return;
+  count = gpu_count ();
+  memset (&log, 0, sizeof log);
+  log.ctx_device = 0;
+  log.app_device = count - 1;
+  if (count < 2)
+    g_test_message ("one GPU: the device cannot visibly move; checking that "
+        "every entry point takes a device scope and gives it back");
+  else
+    g_test_message ("application thread on device %d, context on device %d",
+        log.app_device, log.ctx_device);
+
+  g_thread_join (g_thread_new ("application", application_thread, &log));
+
+  g_assert_cmpint (log.n, ==, G_N_ELEMENTS (expected));
+  for (i = 0; i < log.n; i++) {
+    g_test_message ("%s: %s, device %d after, %d scopes open, %lu taken",
+        log.name[i], ce_status_string (log.status[i]), log.device_after[i],
+        log.pending_after[i], log.scopes[i]);
+    g_assert_cmpint (log.status[i], ==, expected[i]);
+    g_assert_cmpint (log.device_after[i], ==, log.app_device);
+    g_assert_cmpint (log.pending_after[i], ==, 0);
+    /* Not vacuous: the call did make the context's device current. */
+    g_assert_cmpuint (log.scopes[i], >=, 1);
+  }
+}
+
+void
+ce_test_register_gpu_runtime (void)
+{
+  g_test_add_func ("/gpu/runtime/context-probes-the-kernels",
+      test_context_probes_the_kernels);
+  g_test_add_func ("/gpu/runtime/tall-gray8-edges", test_tall_gray8_edges);
+  g_test_add_func ("/gpu/runtime/tall-rgba-edges", test_tall_rgba_edges);
+  g_test_add_func ("/gpu/runtime/tall-fused-edges", test_tall_fused_edges);
+  g_test_add_func ("/gpu/runtime/tall-upscale", test_tall_upscale);
+  g_test_add_func ("/gpu/runtime/tall-frames-on-device-memory",
+      test_tall_frames_on_device_memory);
+  g_test_add_func ("/gpu/runtime/tall-staged-kernels",
+      test_tall_staged_kernels);
+  g_test_add_func ("/gpu/runtime/entry-points-restore-the-current-device",
+      test_entry_points_restore_the_current_device);
+}
