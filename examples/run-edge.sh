@@ -24,13 +24,21 @@ if [ $# -gt 0 ] && [ ! -r "$1" ]; then
   exit 1
 fi
 
-if ! unmet=$(cd "$top" && dpkg-checkbuilddeps debian/control 2>&1); then
+# debian/control's Build-Depends is the one list of the packages we need;
+# dpkg-checkbuilddeps comes with dpkg-dev, itself one of them.
+unmet=
+if ! command -v dpkg-checkbuilddeps >/dev/null 2>&1; then
+  unmet="dpkg-dev and possibly more"
+elif ! out=$(cd "$top" && dpkg-checkbuilddeps debian/control 2>&1); then
+  unmet=${out##*: }
+fi
+if [ -n "$unmet" ]; then
   if [ "$(id -u)" -ne 0 ]; then
-    echo "${unmet:-dpkg-checkbuilddeps (dpkg-dev) is missing}" >&2
+    echo "missing build dependencies (debian/control): $unmet" >&2
     echo "install them (sudo apt-get build-dep $top) or run as root" >&2
     exit 1
   fi
-  echo "installing the build dependencies of debian/control: ${unmet##*: }"
+  echo "installing the build dependencies of debian/control: $unmet"
   apt-get update -qq
   (cd "$top" && DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -qq \
     --no-install-recommends ./ >/dev/null)

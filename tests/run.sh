@@ -8,13 +8,20 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 # debian/control's Build-Depends is the one list of the packages we need.
-if ! unmet=$(dpkg-checkbuilddeps debian/control 2>&1); then
+# dpkg-checkbuilddeps comes with dpkg-dev, itself one of them.
+unmet=
+if ! command -v dpkg-checkbuilddeps >/dev/null; then
+  unmet="dpkg-dev and possibly more"
+elif ! out=$(dpkg-checkbuilddeps debian/control 2>&1); then
+  unmet=${out##*: }
+fi
+if [ -n "$unmet" ]; then
   if [ "$(id -u)" != 0 ]; then
-    echo "${unmet:-dpkg-checkbuilddeps (dpkg-dev) is missing}" >&2
+    echo "missing build dependencies (debian/control): $unmet" >&2
     echo "run as root to install them (apt-get build-dep ./)" >&2
     exit 1
   fi
-  echo "installing the build dependencies of debian/control: ${unmet##*: }"
+  echo "installing the build dependencies of debian/control: $unmet"
   apt-get update -qq
   DEBIAN_FRONTEND=noninteractive apt-get build-dep -y -qq \
     --no-install-recommends ./ >/dev/null
