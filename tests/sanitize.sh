@@ -64,8 +64,10 @@ setup "$BUILD" -Dcuda=disabled -Dtest-hooks=true \
 # one-time allocations GLib and GStreamer keep until exit (type system,
 # registry, debug categories), which are not ours; leaks of GStreamer
 # objects are found by the leaks tracer below.
-ASAN_OPTIONS=detect_leaks=0:halt_on_error=1:abort_on_error=1:detect_stack_use_after_return=1:strict_string_checks=1:check_initialization_order=1 \
-UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+asan=detect_leaks=0:halt_on_error=1:abort_on_error=1
+asan=$asan:detect_stack_use_after_return=1:strict_string_checks=1
+asan=$asan:check_initialization_order=1
+ASAN_OPTIONS=$asan UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   meson test -C "$BUILD" --print-errorlogs --num-processes 2 \
     --suite core --suite element --suite upscale --no-suite gpu || status=1
 # A report that a test survived would still be a finding.
