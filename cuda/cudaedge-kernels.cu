@@ -21,7 +21,8 @@
 
 /* ------------------------------------------------------------------------
  * 1. Luma.  Reads bytes_per_pixel bytes, writes 1 byte per pixel; one
- * thread per pixel, the reads of a warp are contiguous.
+ * thread per pixel in blocks of CE_PX_BLOCK_X x CE_PX_BLOCK_Y, so the
+ * reads of a warp are contiguous.
  */
 static __global__ void
 luma_kernel (const uint8_t * __restrict__ src, size_t src_pitch, int width,
