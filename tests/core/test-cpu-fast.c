@@ -6,41 +6,19 @@
  * ce_cpu_edge_rows() must give exactly the bytes of ce_ref_edge_frame()
  * (memcmp, no tolerance) for every format, size, stride, option and row
  * band, write nothing outside its band, and refuse bad arguments.  The
- * timing lines it prints are informative only and never asserted.
+ * timings it reports (/cpu/fast/timing) are informative only and never
+ * asserted.
  */
 #include <math.h>
-#include <pthread.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cudaedge-core.h"
-#include "ce-test.h"
+#include "ce-core-test.h"
 
 /* ---- helpers ---- */
-
-#define POISON 0xA5
-
-static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
-
-static uint32_t
-rnd (void)
-{
-  /* xorshift64* */
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  return (uint32_t) ((rng_state * 2685821657736338717ull) >> 32);
-}
-
-static int
-rnd_range (int lo, int hi)      /* [lo, hi] */
-{
-  return lo + (int) (rnd () % (uint32_t) (hi - lo + 1));
-}
 
 typedef enum
 {
@@ -50,8 +28,6 @@ typedef enum
   PAT_RAMPS,                    /* gradients of several slopes */
   PAT_COUNT
 } pattern;
-
-static const char *const border_names[] = { "replicate", "zero", "reflect" };
 
 typedef struct
 {
@@ -68,14 +44,13 @@ make_frame (ce_format format, int w, int h, size_t pad, pattern pat)
   test_frame t;
   ce_luma_layout l;
   size_t stride;
-  int block = rnd_range (1, 9), level = rnd_range (0, 255);
-  int sx = rnd_range (1, 40), sy = rnd_range (0, 40);
+  int block = ce_test_rand_range (1, 9), level = ce_test_rand_range (0, 255);
+  int sx = ce_test_rand_range (1, 40), sy = ce_test_rand_range (0, 40);
 
   ce_luma_layout_get (format, &l);
   stride = (size_t) w * l.bytes_per_pixel + pad;
-  t.mem = malloc (stride * h);
-  for (size_t i = 0; i < stride * h; i++)
-    t.mem[i] = (uint8_t) rnd ();
+  t.mem = g_malloc (stride * h);
+  ce_test_fill_random (t.mem, stride * h);
   for (int y = 0; y < h; y++) {
     uint8_t *row = t.mem + (size_t) y * stride;
     for (int x = 0; x < w; x++) {
@@ -96,7 +71,8 @@ make_frame (ce_format format, int w, int h, size_t pad, pattern pat)
           break;
         }
         case PAT_IMPULSES:
-          v = rnd () % 23 == 0 ? (int) (rnd () & 0xff) : level;
+          v = ce_test_rand () % 23 == 0 ? (int) (ce_test_rand () & 0xff) :
+              level;
           break;
         case PAT_RAMPS:
           v = (x * sx + y * sy) & 0x1ff;
@@ -109,11 +85,7 @@ make_frame (ce_format format, int w, int h, size_t pad, pattern pat)
         row[(size_t) x * l.bytes_per_pixel + c] = (uint8_t) v;
     }
   }
-  t.f.data = t.mem;
-  t.f.stride = stride;
-  t.f.width = w;
-  t.f.height = h;
-  t.f.format = format;
+  t.f = ce_test_frame (t.mem, stride, w, h, format);
   return t;
 }
 
@@ -134,7 +106,7 @@ combo_params (int i)
   int norm = i % 2;
   i /= 2;
   int output = i % 2;
-  return make_params (thresholds[t], blur, (ce_border_mode) border,
+  return ce_test_params (thresholds[t], blur, (ce_border_mode) border,
       (ce_norm) norm, (ce_output) output);
 }
 
@@ -144,98 +116,72 @@ describe (char *buf, size_t n, const ce_frame * f, const ce_edge_params * p,
 {
   snprintf (buf, n, "%s %dx%d stride %zu, threshold %g blur %d %s %s %s: %s",
       ce_format_name (f->format), f->width, f->height, f->stride,
-      p->threshold, p->blur, border_names[p->border],
-      p->norm == CE_NORM_L1 ? "l1" : "l2",
-      p->output == CE_OUTPUT_EDGES ? "edges" : "magnitude", what);
+      p->threshold, p->blur, ce_test_border_name (p->border),
+      ce_test_norm_name (p->norm), ce_test_output_name (p->output), what);
 }
-
-/* Band layouts: whole frame in one call, random bands, every row alone. */
-typedef enum
-{
-  BANDS_WHOLE = 0,
-  BANDS_RANDOM,
-  BANDS_SINGLE_ROWS
-} band_mode;
 
 /* Runs ce_cpu_edge_rows over [0, H) in bands into a poisoned image with
  * dst_pad bytes past each row, and compares with the reference: the image
- * by memcmp, the padding still poisoned.  Returns 1 when identical. */
-static int
+ * by memcmp, the padding still poisoned.  Returns TRUE when identical. */
+static gboolean
 compare_with_reference (const ce_frame * f, const ce_edge_params * p,
-    band_mode bands, const uint8_t * ref, size_t ref_stride, size_t dst_pad)
+    ce_test_bands bands, const uint8_t * ref, size_t ref_stride,
+    size_t dst_pad)
 {
-  int w = f->width, h = f->height, ok = 1;
+  int w = f->width, h = f->height;
+  gboolean ok = TRUE;
   size_t stride = (size_t) w + dst_pad;
-  uint8_t *got = malloc (stride * h);
-  char desc[256];
+  uint8_t *got = g_malloc (stride * h);
+  char desc[256], what[300];
 
-  memset (got, POISON, stride * h);
+  memset (got, CE_TEST_POISON, stride * h);
   for (int r0 = 0; r0 < h;) {
-    int r1;
-    ce_status s;
-    if (bands == BANDS_WHOLE)
-      r1 = h;
-    else if (bands == BANDS_SINGLE_ROWS)
-      r1 = r0 + 1;
-    else
-      r1 = r0 + (rnd () % 4 == 0 ? 1 : rnd_range (1, h / 3 + 2));
-    if (r1 > h)
-      r1 = h;
-    s = ce_cpu_edge_rows (f, p, r0, r1, got, stride);
+    int r1 = ce_test_band_end (bands, r0, h);
+    ce_status s = ce_cpu_edge_rows (f, p, r0, r1, got, stride);
     if (s != CE_STATUS_OK) {
       describe (desc, sizeof desc, f, p, ce_last_error ());
-      report_failure (__FILE__, __LINE__, "rows [%d, %d): status %d: %s",
-          r0, r1, (int) s, desc);
-      ok = 0;
+      ce_test_fail ("rows [%d, %d): %s: %s", r0, r1, ce_status_string (s),
+          desc);
+      ok = FALSE;
       break;
     }
     r0 = r1;
   }
-  for (int y = 0; ok && y < h; y++) {
-    const uint8_t *e = ref + (size_t) y * ref_stride;
-    const uint8_t *g = got + (size_t) y * stride;
-    if (memcmp (e, g, (size_t) w) != 0) {
-      int x = 0;
-      while (e[x] == g[x])
-        x++;
-      describe (desc, sizeof desc, f, p, "differs");
-      report_failure (__FILE__, __LINE__, "%s (bands %d) at (%d, %d): "
-          "expected %d, got %d", desc, (int) bands, x, y, e[x], g[x]);
-      ok = 0;
-    }
-    for (size_t k = (size_t) w; ok && k < stride; k++) {
-      if (g[k] != POISON) {
-        describe (desc, sizeof desc, f, p, "wrote past the row");
-        report_failure (__FILE__, __LINE__, "%s at (%zu, %d)", desc, k, y);
-        ok = 0;
-      }
-    }
+  if (ok) {
+    describe (desc, sizeof desc, f, p, "");
+    snprintf (what, sizeof what, "%s(bands %d, dst pad %zu)", desc,
+        (int) bands, dst_pad);
+    ok = ce_assert_rows_equal (what, ref, ref_stride, got, stride,
+        (size_t) w, 0, h, CE_TEST_POISON)
+        && ce_assert_poisoned (what, got, stride, (size_t) w, stride, 0, h,
+        CE_TEST_POISON);
   }
-  free (got);
+  g_free (got);
   return ok;
 }
 
-/* Reference output, then the fast path in the given band layouts. */
-static int
+/* Reference output, then the fast path in the given band layouts (bit b
+ * of band_mask: ce_test_bands b). */
+static gboolean
 check_frame (const ce_frame * f, const ce_edge_params * p, int band_mask,
     size_t dst_pad)
 {
-  int w = f->width, h = f->height, ok = 1;
+  int w = f->width, h = f->height;
+  gboolean ok = TRUE;
   size_t ref_stride = (size_t) w + 3;
-  uint8_t *ref = malloc (ref_stride * h);
+  uint8_t *ref = g_malloc (ref_stride * h);
   ce_status s = ce_ref_edge_frame (f, p, ref, ref_stride);
 
   if (s != CE_STATUS_OK) {
-    report_failure (__FILE__, __LINE__, "reference failed: %s",
-        ce_last_error ());
-    free (ref);
-    return 0;
+    ce_test_fail ("reference failed: %s", ce_last_error ());
+    g_free (ref);
+    return FALSE;
   }
-  for (int b = 0; b < 3 && ok; b++)
+  for (int b = 0; b < CE_TEST_BANDS_COUNT && ok; b++)
     if (band_mask & (1 << b))
-      ok = compare_with_reference (f, p, (band_mode) b, ref, ref_stride,
+      ok = compare_with_reference (f, p, (ce_test_bands) b, ref, ref_stride,
           dst_pad);
-  free (ref);
+  g_free (ref);
   return ok;
 }
 
@@ -254,13 +200,13 @@ test_small_frames_every_format_and_option (void)
     for (int fmt = 0; fmt < CE_FORMAT_COUNT; fmt++) {
       for (int pat = 0; pat < PAT_COUNT; pat++) {
         test_frame t = make_frame ((ce_format) fmt, sizes[s][0], sizes[s][1],
-            (size_t) rnd_range (0, 5), (pattern) pat);
+            (size_t) ce_test_rand_range (0, 5), (pattern) pat);
         for (int i = 0; i < N_PARAM_COMBOS; i++) {
           ce_edge_params p = combo_params (i);
-          if (!check_frame (&t.f, &p, 7, (size_t) rnd_range (0, 3)))
+          if (!check_frame (&t.f, &p, 7, (size_t) ce_test_rand_range (0, 3)))
             break;
         }
-        free (t.mem);
+        g_free (t.mem);
       }
     }
   }
@@ -273,14 +219,14 @@ test_31x33_every_format_and_option (void)
   for (int fmt = 0; fmt < CE_FORMAT_COUNT; fmt++) {
     for (int pat = 0; pat < PAT_COUNT; pat++) {
       test_frame t = make_frame ((ce_format) fmt, 31, 33,
-          (size_t) rnd_range (0, 17), (pattern) pat);
+          (size_t) ce_test_rand_range (0, 17), (pattern) pat);
       for (int i = 0; i < N_PARAM_COMBOS; i++) {
         ce_edge_params p = combo_params (i);
         int mask = i % 7 == 0 ? 7 : 3;
-        if (!check_frame (&t.f, &p, mask, (size_t) rnd_range (0, 9)))
+        if (!check_frame (&t.f, &p, mask, (size_t) ce_test_rand_range (0, 9)))
           break;
       }
-      free (t.mem);
+      g_free (t.mem);
     }
   }
 }
@@ -293,12 +239,15 @@ test_many_small_sizes (void)
   for (int w = 1; w <= 12; w++) {
     for (int h = 1; h <= 12; h++) {
       for (int k = 0; k < 6; k++) {
-        ce_format fmt = (ce_format) rnd_range (0, CE_FORMAT_COUNT - 1);
-        test_frame t = make_frame (fmt, w, h, (size_t) rnd_range (0, 7),
-            (pattern) rnd_range (0, PAT_COUNT - 1));
-        ce_edge_params p = combo_params (rnd_range (0, N_PARAM_COMBOS - 1));
-        check_frame (&t.f, &p, 7, (size_t) rnd_range (0, 4));
-        free (t.mem);
+        ce_format fmt =
+            (ce_format) ce_test_rand_range (0, CE_FORMAT_COUNT - 1);
+        test_frame t = make_frame (fmt, w, h,
+            (size_t) ce_test_rand_range (0, 7),
+            (pattern) ce_test_rand_range (0, PAT_COUNT - 1));
+        ce_edge_params p =
+            combo_params (ce_test_rand_range (0, N_PARAM_COMBOS - 1));
+        check_frame (&t.f, &p, 7, (size_t) ce_test_rand_range (0, 4));
+        g_free (t.mem);
       }
     }
   }
@@ -316,7 +265,7 @@ test_widths_around_vector_chunks (void)
       ce_edge_params p = combo_params (i);
       check_frame (&t.f, &p, 3, 1);
     }
-    free (t.mem);
+    g_free (t.mem);
   }
 }
 
@@ -328,7 +277,7 @@ test_threshold_sweep_on_steps (void)
   test_frame t = make_frame (CE_FORMAT_GRAY8, 23, 9, 0, PAT_STEPS);
   for (int j = 0; j <= 4 * 1100; j += (j < 1200 ? 1 : 7)) {
     for (int k = 0; k < 4; k++) {
-      ce_edge_params p = make_params (j / 4.0, k & 1,
+      ce_edge_params p = ce_test_params (j / 4.0, k & 1,
           (ce_border_mode) ((j + k) % 3), (k & 2) ? CE_NORM_L1 : CE_NORM_L2,
           CE_OUTPUT_EDGES);
       if (p.threshold > CE_THRESHOLD_MAX)
@@ -338,7 +287,7 @@ test_threshold_sweep_on_steps (void)
     }
   }
 out:
-  free (t.mem);
+  g_free (t.mem);
 }
 
 /* Vertical steps of every height: the magnitude hits every k exactly on
@@ -353,13 +302,13 @@ test_magnitude_on_steps_of_every_height (void)
       for (int x = 0; x < 9; x++)
         m[y * 9 + x] = (uint8_t) (x < 4 ? 0 : a);
     for (int k = 0; k < 4; k++) {
-      ce_edge_params p = make_params (a / 4.0, k & 1, CE_BORDER_REPLICATE,
+      ce_edge_params p = ce_test_params (a / 4.0, k & 1, CE_BORDER_REPLICATE,
           (k & 2) ? CE_NORM_L1 : CE_NORM_L2, CE_OUTPUT_MAGNITUDE);
       check_frame (&t.f, &p, 1, 0);
       p.output = CE_OUTPUT_EDGES;
       check_frame (&t.f, &p, 1, 0);
     }
-    free (t.mem);
+    g_free (t.mem);
   }
 }
 
@@ -385,13 +334,13 @@ test_thresholds_next_to_exact_magnitudes (void)
       };
       for (int k = 0; k < 3; k++) {
         for (int n = 0; n < 4; n++) {
-          ce_edge_params p = make_params (ts[k], n & 1, CE_BORDER_REPLICATE,
+          ce_edge_params p = ce_test_params (ts[k], n & 1, CE_BORDER_REPLICATE,
               (n & 2) ? CE_NORM_L1 : CE_NORM_L2, CE_OUTPUT_EDGES);
           check_frame (&t.f, &p, 1, 0);
         }
       }
     }
-    free (t.mem);
+    g_free (t.mem);
   }
 }
 
@@ -400,19 +349,21 @@ static void
 test_random_frames (void)
 {
   for (int k = 0; k < 1500; k++) {
-    int w = rnd_range (1, 90), h = rnd_range (1, 70);
-    ce_format fmt = (ce_format) rnd_range (0, CE_FORMAT_COUNT - 1);
-    test_frame t = make_frame (fmt, w, h, (size_t) rnd_range (0, 40),
-        (pattern) rnd_range (0, PAT_COUNT - 1));
-    ce_edge_params p = combo_params (rnd_range (0, N_PARAM_COMBOS - 1));
+    int w = ce_test_rand_range (1, 90), h = ce_test_rand_range (1, 70);
+    ce_format fmt = (ce_format) ce_test_rand_range (0, CE_FORMAT_COUNT - 1);
+    test_frame t = make_frame (fmt, w, h, (size_t) ce_test_rand_range (0, 40),
+        (pattern) ce_test_rand_range (0, PAT_COUNT - 1));
+    ce_edge_params p =
+        combo_params (ce_test_rand_range (0, N_PARAM_COMBOS - 1));
     if (k % 2)
-      p.threshold = (rnd () % 100000) / 100000.0 * (k % 4 == 1 ? 300 : 2048);
-    if (!check_frame (&t.f, &p, 1 << rnd_range (0, 2),
-            (size_t) rnd_range (0, 9))) {
-      free (t.mem);
+      p.threshold = (ce_test_rand () % 100000) / 100000.0 *
+          (k % 4 == 1 ? 300 : 2048);
+    if (!check_frame (&t.f, &p, 1 << ce_test_rand_range (0, 2),
+            (size_t) ce_test_rand_range (0, 9))) {
+      g_free (t.mem);
       break;
     }
-    free (t.mem);
+    g_free (t.mem);
   }
 }
 
@@ -425,7 +376,7 @@ test_641x481 (void)
         (size_t) (fmt * 7 % 13), (pattern) (fmt % PAT_COUNT));
     ce_edge_params p = combo_params ((fmt * 37 + 11) % N_PARAM_COMBOS);
     check_frame (&t.f, &p, fmt % 3 == 0 ? 3 : 2, (size_t) (fmt % 3) * 5);
-    free (t.mem);
+    g_free (t.mem);
   }
 }
 
@@ -457,10 +408,10 @@ test_1920x1080 (void)
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     test_frame t = make_frame (cases[i].format, 1920, 1080, i * 32,
         cases[i].pat);
-    ce_edge_params p = make_params (cases[i].threshold, cases[i].blur,
+    ce_edge_params p = ce_test_params (cases[i].threshold, cases[i].blur,
         cases[i].border, cases[i].norm, cases[i].output);
     check_frame (&t.f, &p, i == 0 ? 3 : 2, i * 16);
-    free (t.mem);
+    g_free (t.mem);
   }
 }
 
@@ -470,37 +421,35 @@ static void
 test_band_writes_only_its_rows (void)
 {
   for (int k = 0; k < 200; k++) {
-    int w = rnd_range (1, 40), h = rnd_range (1, 40);
-    ce_format fmt = (ce_format) rnd_range (0, CE_FORMAT_COUNT - 1);
-    test_frame t = make_frame (fmt, w, h, (size_t) rnd_range (0, 6),
-        (pattern) rnd_range (0, PAT_COUNT - 1));
-    ce_edge_params p = combo_params (rnd_range (0, N_PARAM_COMBOS - 1));
-    size_t stride = (size_t) w + (size_t) rnd_range (0, 5);
-    uint8_t *ref = malloc ((size_t) w * h);
-    uint8_t *got = malloc (stride * h);
-    int r0 = rnd_range (0, h - 1), r1 = rnd_range (r0 + 1, h);
+    int w = ce_test_rand_range (1, 40), h = ce_test_rand_range (1, 40);
+    ce_format fmt = (ce_format) ce_test_rand_range (0, CE_FORMAT_COUNT - 1);
+    test_frame t = make_frame (fmt, w, h, (size_t) ce_test_rand_range (0, 6),
+        (pattern) ce_test_rand_range (0, PAT_COUNT - 1));
+    ce_edge_params p =
+        combo_params (ce_test_rand_range (0, N_PARAM_COMBOS - 1));
+    size_t stride = (size_t) w + (size_t) ce_test_rand_range (0, 5);
+    uint8_t *ref = g_malloc ((size_t) w * h);
+    uint8_t *got = g_malloc (stride * h);
+    int r0 = ce_test_rand_range (0, h - 1);
+    int r1 = ce_test_rand_range (r0 + 1, h);
+    char what[96];
 
-    CHECK_STATUS (ce_ref_edge_frame (&t.f, &p, ref, (size_t) w),
+    snprintf (what, sizeof what, "%s %dx%d band [%d, %d)",
+        ce_format_name (fmt), w, h, r0, r1);
+    ce_assert_status (ce_ref_edge_frame (&t.f, &p, ref, (size_t) w),
         CE_STATUS_OK);
-    memset (got, POISON, stride * h);
-    CHECK_STATUS (ce_cpu_edge_rows (&t.f, &p, r0, r1, got, stride),
+    memset (got, CE_TEST_POISON, stride * h);
+    ce_assert_status (ce_cpu_edge_rows (&t.f, &p, r0, r1, got, stride),
         CE_STATUS_OK);
-    for (int y = 0; y < h; y++) {
-      const uint8_t *g = got + (size_t) y * stride;
-      for (size_t x = 0; x < stride; x++) {
-        int want = (y >= r0 && y < r1 && x < (size_t) w) ?
-            ref[(size_t) y * w + x] : POISON;
-        if (g[x] != want) {
-          report_failure (__FILE__, __LINE__, "%dx%d band [%d, %d): byte "
-              "(%zu, %d) is %d, want %d", w, h, r0, r1, x, y, g[x], want);
-          y = h;
-          break;
-        }
-      }
-    }
-    free (ref);
-    free (got);
-    free (t.mem);
+    ce_assert_rows_equal (what, ref, (size_t) w, got, stride, (size_t) w, r0,
+        r1, CE_TEST_POISON);
+    ce_assert_poisoned (what, got, stride, (size_t) w, stride, r0, r1,
+        CE_TEST_POISON);
+    ce_assert_poisoned (what, got, stride, 0, stride, 0, r0, CE_TEST_POISON);
+    ce_assert_poisoned (what, got, stride, 0, stride, r1, h, CE_TEST_POISON);
+    g_free (ref);
+    g_free (got);
+    g_free (t.mem);
   }
 }
 
@@ -508,47 +457,39 @@ typedef struct
 {
   const ce_frame *f;
   const ce_edge_params *p;
-  int r0, r1;
   uint8_t *dst;
   size_t stride;
-  ce_status status;
 } band_job;
 
-static void *
-run_band (void *data)
+static ce_status
+run_band (gpointer data, int r0, int r1)
 {
   band_job *j = data;
-  j->status = ce_cpu_edge_rows (j->f, j->p, j->r0, j->r1, j->dst, j->stride);
-  return NULL;
+  return ce_cpu_edge_rows (j->f, j->p, r0, r1, j->dst, j->stride);
 }
 
 /* Bands on several threads at once into one image (the intended use). */
 static void
 test_bands_on_threads (void)
 {
-  enum { N = 4 };
-  test_frame t = make_frame (CE_FORMAT_RGBA, 333, 211, 12, PAT_STEPS);
-  ce_edge_params p = make_params (20.0, 1, CE_BORDER_REFLECT, CE_NORM_L2,
+  enum { N = 4, W = 333, H = 211 };
+  test_frame t = make_frame (CE_FORMAT_RGBA, W, H, 12, PAT_STEPS);
+  ce_edge_params p = ce_test_params (20.0, 1, CE_BORDER_REFLECT, CE_NORM_L2,
       CE_OUTPUT_EDGES);
-  uint8_t *ref = malloc (333 * 211), *got = malloc (333 * 211);
-  pthread_t th[N];
-  band_job jobs[N];
+  uint8_t *ref = g_malloc (W * H), *got = g_malloc (W * H);
+  band_job job = { &t.f, &p, got, W };
+  ce_status statuses[N];
 
-  CHECK_STATUS (ce_ref_edge_frame (&t.f, &p, ref, 333), CE_STATUS_OK);
-  memset (got, POISON, 333 * 211);
-  for (int i = 0; i < N; i++) {
-    jobs[i] = (band_job) {
-    &t.f, &p, 211 * i / N, 211 * (i + 1) / N, got, 333, CE_STATUS_OK};
-    CHECK (pthread_create (&th[i], NULL, run_band, &jobs[i]) == 0);
-  }
-  for (int i = 0; i < N; i++) {
-    pthread_join (th[i], NULL);
-    CHECK_STATUS (jobs[i].status, CE_STATUS_OK);
-  }
-  CHECK (memcmp (ref, got, 333 * 211) == 0);
-  free (ref);
-  free (got);
-  free (t.mem);
+  ce_assert_status (ce_ref_edge_frame (&t.f, &p, ref, W), CE_STATUS_OK);
+  memset (got, CE_TEST_POISON, W * H);
+  ce_test_bands_on_threads (N, H, run_band, &job, statuses);
+  for (int i = 0; i < N; i++)
+    ce_assert_status (statuses[i], CE_STATUS_OK);
+  ce_assert_rows_equal ("RGBA 333x211 in 4 bands on 4 threads", ref, W, got,
+      W, W, 0, H, CE_TEST_POISON);
+  g_free (ref);
+  g_free (got);
+  g_free (t.mem);
 }
 
 /* Bad arguments: CE_STATUS_INVALID_ARGUMENT naming the argument, and
@@ -563,81 +504,70 @@ test_rejects_bad_arguments (void)
   ce_edge_params p, bp;
 
   memset (src, 7, sizeof src);
-  memset (dst, POISON, sizeof dst);
+  memset (dst, CE_TEST_POISON, sizeof dst);
   ce_edge_params_init (&p);
 
-  CHECK_INVALID (ce_cpu_edge_rows (NULL, &p, 0, 5, dst, 6), "frame");
+  ce_assert_invalid (ce_cpu_edge_rows (NULL, &p, 0, 5, dst, 6), "frame");
   bad = f;
   bad.data = NULL;
-  CHECK_INVALID (ce_cpu_edge_rows (&bad, &p, 0, 5, dst, 6), "frame data");
+  ce_assert_invalid (ce_cpu_edge_rows (&bad, &p, 0, 5, dst, 6), "frame data");
   bad = f;
   bad.width = 0;
-  CHECK_INVALID (ce_cpu_edge_rows (&bad, &p, 0, 5, dst, 6), "width");
+  ce_assert_invalid (ce_cpu_edge_rows (&bad, &p, 0, 5, dst, 6), "width");
   bad = f;
   bad.height = -1;
-  CHECK_INVALID (ce_cpu_edge_rows (&bad, &p, 0, 5, dst, 6), "height");
+  ce_assert_invalid (ce_cpu_edge_rows (&bad, &p, 0, 5, dst, 6), "height");
   bad = f;
   bad.stride = 5;
-  CHECK_INVALID (ce_cpu_edge_rows (&bad, &p, 0, 5, dst, 6), "frame stride");
+  ce_assert_invalid (ce_cpu_edge_rows (&bad, &p, 0, 5, dst, 6), "frame stride");
   bad = f;
   bad.format = CE_FORMAT_RGBA;
-  CHECK_INVALID (ce_cpu_edge_rows (&bad, &p, 0, 5, dst, 6), "frame stride");
+  ce_assert_invalid (ce_cpu_edge_rows (&bad, &p, 0, 5, dst, 6), "frame stride");
   bad = f;
   bad.format = CE_FORMAT_COUNT;
-  CHECK_INVALID (ce_cpu_edge_rows (&bad, &p, 0, 5, dst, 6), "format");
+  ce_assert_invalid (ce_cpu_edge_rows (&bad, &p, 0, 5, dst, 6), "format");
 
-  CHECK_INVALID (ce_cpu_edge_rows (&f, NULL, 0, 5, dst, 6), "params");
+  ce_assert_invalid (ce_cpu_edge_rows (&f, NULL, 0, 5, dst, 6), "params");
   bp = p;
   bp.threshold = -0.5;
-  CHECK_INVALID (ce_cpu_edge_rows (&f, &bp, 0, 5, dst, 6), "threshold");
+  ce_assert_invalid (ce_cpu_edge_rows (&f, &bp, 0, 5, dst, 6), "threshold");
   bp.threshold = 2048.5;
-  CHECK_INVALID (ce_cpu_edge_rows (&f, &bp, 0, 5, dst, 6), "threshold");
+  ce_assert_invalid (ce_cpu_edge_rows (&f, &bp, 0, 5, dst, 6), "threshold");
   bp = p;
   bp.border = (ce_border_mode) 3;
-  CHECK_INVALID (ce_cpu_edge_rows (&f, &bp, 0, 5, dst, 6), "border");
+  ce_assert_invalid (ce_cpu_edge_rows (&f, &bp, 0, 5, dst, 6), "border");
   bp = p;
   bp.norm = (ce_norm) 2;
-  CHECK_INVALID (ce_cpu_edge_rows (&f, &bp, 0, 5, dst, 6), "norm");
+  ce_assert_invalid (ce_cpu_edge_rows (&f, &bp, 0, 5, dst, 6), "norm");
   bp = p;
   bp.output = (ce_output) - 1;
-  CHECK_INVALID (ce_cpu_edge_rows (&f, &bp, 0, 5, dst, 6), "output");
+  ce_assert_invalid (ce_cpu_edge_rows (&f, &bp, 0, 5, dst, 6), "output");
 
-  CHECK_INVALID (ce_cpu_edge_rows (&f, &p, -1, 5, dst, 6), "row0");
-  CHECK_INVALID (ce_cpu_edge_rows (&f, &p, 5, 5, dst, 6), "row0");
-  CHECK_INVALID (ce_cpu_edge_rows (&f, &p, 2, 2, dst, 6), "row1");
-  CHECK_INVALID (ce_cpu_edge_rows (&f, &p, 3, 1, dst, 6), "row1");
-  CHECK_INVALID (ce_cpu_edge_rows (&f, &p, 0, 6, dst, 6), "row1");
-  CHECK_INVALID (ce_cpu_edge_rows (&f, &p, 0, 5, NULL, 6), "dst");
-  CHECK_INVALID (ce_cpu_edge_rows (&f, &p, 0, 5, dst, 5), "dst stride");
-  CHECK_INVALID (ce_cpu_edge_rows (&f, &p, 0, 5, dst, 0), "dst stride");
+  ce_assert_invalid (ce_cpu_edge_rows (&f, &p, -1, 5, dst, 6), "row0");
+  ce_assert_invalid (ce_cpu_edge_rows (&f, &p, 5, 5, dst, 6), "row0");
+  ce_assert_invalid (ce_cpu_edge_rows (&f, &p, 2, 2, dst, 6), "row1");
+  ce_assert_invalid (ce_cpu_edge_rows (&f, &p, 3, 1, dst, 6), "row1");
+  ce_assert_invalid (ce_cpu_edge_rows (&f, &p, 0, 6, dst, 6), "row1");
+  ce_assert_invalid (ce_cpu_edge_rows (&f, &p, 0, 5, NULL, 6), "dst");
+  ce_assert_invalid (ce_cpu_edge_rows (&f, &p, 0, 5, dst, 5), "dst stride");
+  ce_assert_invalid (ce_cpu_edge_rows (&f, &p, 0, 5, dst, 0), "dst stride");
 
-  for (size_t i = 0; i < sizeof dst; i++)
-    if (dst[i] != POISON) {
-      report_failure (__FILE__, __LINE__, "a refused call wrote dst[%zu]", i);
-      break;
-    }
+  ce_assert_poisoned ("dst of the refused calls", dst, sizeof dst, 0,
+      sizeof dst, 0, 1, CE_TEST_POISON);
 
   /* The boundaries themselves are accepted. */
-  CHECK_STATUS (ce_cpu_edge_rows (&f, &p, 4, 5, dst, 6), CE_STATUS_OK);
-  CHECK_STATUS (ce_cpu_edge_rows (&f, &p, 0, 5, dst, 6), CE_STATUS_OK);
+  ce_assert_status (ce_cpu_edge_rows (&f, &p, 4, 5, dst, 6), CE_STATUS_OK);
+  ce_assert_status (ce_cpu_edge_rows (&f, &p, 0, 5, dst, 6), CE_STATUS_OK);
 }
 
 /* ---- informative timing (never asserted) ---- */
 
-static double
-now_s (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static void
-print_timing (void)
+test_timing (void)
 {
   test_frame t = make_frame (CE_FORMAT_GRAY8, 1920, 1080, 0, PAT_STEPS);
   ce_edge_params p;
-  uint8_t *dst = malloc (1920 * 1080);
+  uint8_t *dst = g_malloc (1920 * 1080);
   double best_fast = 1e9, best_ref = 1e9, t0;
   static const struct
   {
@@ -652,71 +582,57 @@ print_timing (void)
 
   ce_edge_params_init (&p);
   for (int i = 0; i < 2; i++) {
-    t0 = now_s ();
+    t0 = ce_test_now ();
     ce_ref_edge_frame (&t.f, &p, dst, 1920);
-    t0 = now_s () - t0;
+    t0 = ce_test_now () - t0;
     best_ref = t0 < best_ref ? t0 : best_ref;
   }
-  for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+  for (size_t m = 0; m < G_N_ELEMENTS (modes); m++) {
     p.norm = modes[m].norm;
     p.output = modes[m].output;
     for (int blur = 1; blur >= 0; blur--) {
       p.blur = blur;
       best_fast = 1e9;
       for (int i = 0; i < 10; i++) {
-        t0 = now_s ();
+        t0 = ce_test_now ();
         ce_cpu_edge_rows (&t.f, &p, 0, 1080, dst, 1920);
-        t0 = now_s () - t0;
+        t0 = ce_test_now () - t0;
         best_fast = t0 < best_fast ? t0 : best_fast;
       }
-      printf ("timing: 1920x1080 GRAY8 %s, blur %d, one thread: "
-          "ce_cpu_edge_rows %.2f ms\n", modes[m].name, blur,
-          best_fast * 1e3);
+      g_test_message ("timing: 1920x1080 GRAY8 %s, blur %d, one thread: "
+          "ce_cpu_edge_rows %.2f ms", modes[m].name, blur, best_fast * 1e3);
     }
   }
-  printf ("timing: 1920x1080 GRAY8 defaults, one thread: ce_ref_edge_frame "
-      "%.1f ms\n", best_ref * 1e3);
-  free (dst);
-  free (t.mem);
+  g_test_message ("timing: 1920x1080 GRAY8 defaults, one thread: "
+      "ce_ref_edge_frame %.1f ms", best_ref * 1e3);
+  g_free (dst);
+  g_free (t.mem);
 }
 
-#define TEST(fn) { #fn, fn }
-
-static const struct
-{
-  const char *name;
-  void (*fn) (void);
-} tests[] = {
-  TEST (test_rejects_bad_arguments),
-  TEST (test_small_frames_every_format_and_option),
-  TEST (test_many_small_sizes),
-  TEST (test_widths_around_vector_chunks),
-  TEST (test_threshold_sweep_on_steps),
-  TEST (test_magnitude_on_steps_of_every_height),
-  TEST (test_thresholds_next_to_exact_magnitudes),
-  TEST (test_31x33_every_format_and_option),
-  TEST (test_random_frames),
-  TEST (test_band_writes_only_its_rows),
-  TEST (test_bands_on_threads),
-  TEST (test_641x481),
-  TEST (test_1920x1080),
-};
-
-/* The timings against the reference, as a case of their own. */
-static void
-test_timing (void)
-{
-  print_timing ();
-}
+/* ---- cases ---- */
 
 void
 ce_test_register_cpu_fast (void)
 {
-  g_test_add_func ("/cpu/cpu-fast/timing", test_timing);
-  for (size_t k = 0; k < sizeof tests / sizeof tests[0]; k++) {
-    gchar *path = g_strdup_printf ("/cpu/cpu-fast/%s", tests[k].name);
-
-    g_test_add_func (path, tests[k].fn);
-    g_free (path);
-  }
+  ce_test_add ("/cpu/fast/timing", test_timing);
+  ce_test_add ("/cpu/fast/rejects-bad-arguments", test_rejects_bad_arguments);
+  ce_test_add ("/cpu/fast/small-frames-every-format-and-option",
+      test_small_frames_every_format_and_option);
+  ce_test_add ("/cpu/fast/many-small-sizes", test_many_small_sizes);
+  ce_test_add ("/cpu/fast/widths-around-vector-chunks",
+      test_widths_around_vector_chunks);
+  ce_test_add ("/cpu/fast/threshold-sweep-on-steps",
+      test_threshold_sweep_on_steps);
+  ce_test_add ("/cpu/fast/magnitude-on-steps-of-every-height",
+      test_magnitude_on_steps_of_every_height);
+  ce_test_add ("/cpu/fast/thresholds-next-to-exact-magnitudes",
+      test_thresholds_next_to_exact_magnitudes);
+  ce_test_add ("/cpu/fast/31x33-every-format-and-option",
+      test_31x33_every_format_and_option);
+  ce_test_add ("/cpu/fast/random-frames", test_random_frames);
+  ce_test_add ("/cpu/fast/band-writes-only-its-rows",
+      test_band_writes_only_its_rows);
+  ce_test_add ("/cpu/fast/bands-on-threads", test_bands_on_threads);
+  ce_test_add ("/cpu/fast/641x481", test_641x481);
+  ce_test_add ("/cpu/fast/1920x1080", test_1920x1080);
 }

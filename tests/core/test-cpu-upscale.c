@@ -6,40 +6,19 @@
  * ce_cpu_upscale2x_rows() must give exactly the bytes of ce_ref_upscale2x()
  * (memcmp, no tolerance) for both pixel sizes, every size, stride and row
  * band, write nothing outside its band, and refuse bad arguments.  The
- * timing lines it prints are informative only and never asserted.
+ * timings it reports (/cpu/upscale/timing) are informative only and never
+ * asserted.
  */
-#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "cudaedge-core.h"
 #include "cudaedge-numerics.h"
-#include "ce-test.h"
+#include "ce-core-test.h"
 
 /* ---- helpers ---- */
-
-#define POISON 0xA5
-
-static uint64_t rng_state = 0x2545F4914F6CDD1Dull;
-
-static uint32_t
-rnd (void)
-{
-  /* xorshift64* */
-  rng_state ^= rng_state >> 12;
-  rng_state ^= rng_state << 25;
-  rng_state ^= rng_state >> 27;
-  return (uint32_t) ((rng_state * 2685821657736338717ull) >> 32);
-}
-
-static int
-rnd_range (int lo, int hi)      /* [lo, hi] */
-{
-  return lo + (int) (rnd () % (uint32_t) (hi - lo + 1));
-}
 
 typedef enum
 {
@@ -67,9 +46,8 @@ make_image (int w, int h, int bpp, size_t pad, pattern pat)
   t.h = h;
   t.bpp = bpp;
   t.stride = (size_t) w * bpp + pad;
-  t.mem = malloc (t.stride * h);
-  for (size_t i = 0; i < t.stride * h; i++)
-    t.mem[i] = (uint8_t) rnd ();
+  t.mem = g_malloc (t.stride * h);
+  ce_test_fill_random (t.mem, t.stride * h);
   for (int y = 0; y < h; y++) {
     uint8_t *row = t.mem + (size_t) y * t.stride;
     for (int x = 0; x < w; x++) {
@@ -88,7 +66,7 @@ make_image (int w, int h, int bpp, size_t pad, pattern pat)
             *p = 255;
             break;
           case PAT_EXTREMES:
-            *p = (rnd () & 1) ? 255 : 0;
+            *p = (ce_test_rand () & 1) ? 255 : 0;
             break;
           default:
             break;
@@ -103,112 +81,85 @@ static const char *const pattern_names[] = {
   "random", "checker", "checker-bytes", "all-255", "extremes"
 };
 
-/* Band layouts: whole frame in one call, random bands, every row alone. */
-typedef enum
-{
-  BANDS_WHOLE = 0,
-  BANDS_RANDOM,
-  BANDS_SINGLE_ROWS
-} band_mode;
-
 /* Runs ce_cpu_upscale2x_rows over [0, 2H) in bands into a poisoned image
  * with dst_pad bytes past each row, and compares with the reference: the
- * image by memcmp, the padding still poisoned.  Returns 1 when identical. */
-static int
-compare_with_reference (const test_image * t, pattern pat, band_mode bands,
-    const uint8_t * ref, size_t ref_stride, size_t dst_pad)
+ * image by memcmp, the padding still poisoned.  Returns TRUE when
+ * identical. */
+static gboolean
+compare_with_reference (const test_image * t, pattern pat,
+    ce_test_bands bands, const uint8_t * ref, size_t ref_stride,
+    size_t dst_pad)
 {
-  int oh = 2 * t->h, ok = 1;
+  int oh = 2 * t->h;
+  gboolean ok = TRUE;
   size_t row_bytes = (size_t) 2 * t->w * t->bpp;
   size_t stride = row_bytes + dst_pad;
-  uint8_t *got = malloc (stride * oh);
+  uint8_t *got = g_malloc (stride * oh);
+  char what[160];
 
-  memset (got, POISON, stride * oh);
+  snprintf (what, sizeof what, "%dx%d bpp %d stride %zu %s (bands %d, dst "
+      "pad %zu)", t->w, t->h, t->bpp, t->stride, pattern_names[pat],
+      (int) bands, dst_pad);
+  memset (got, CE_TEST_POISON, stride * oh);
   for (int r0 = 0; r0 < oh;) {
-    int r1;
-    ce_status s;
-    if (bands == BANDS_WHOLE)
-      r1 = oh;
-    else if (bands == BANDS_SINGLE_ROWS)
-      r1 = r0 + 1;
-    else
-      r1 = r0 + (rnd () % 4 == 0 ? 1 : rnd_range (1, oh / 3 + 2));
-    if (r1 > oh)
-      r1 = oh;
-    s = ce_cpu_upscale2x_rows (t->mem, t->stride, t->w, t->h, t->bpp, r0,
-        r1, got, stride);
+    int r1 = ce_test_band_end (bands, r0, oh);
+    ce_status s = ce_cpu_upscale2x_rows (t->mem, t->stride, t->w, t->h,
+        t->bpp, r0, r1, got, stride);
     if (s != CE_STATUS_OK) {
-      report_failure (__FILE__, __LINE__, "%dx%d bpp %d: rows [%d, %d): "
-          "status %d: %s", t->w, t->h, t->bpp, r0, r1, (int) s,
-          ce_last_error ());
-      ok = 0;
+      ce_test_fail ("%s: rows [%d, %d): %s: %s", what, r0, r1,
+          ce_status_string (s), ce_last_error ());
+      ok = FALSE;
       break;
     }
     r0 = r1;
   }
-  for (int y = 0; ok && y < oh; y++) {
-    const uint8_t *e = ref + (size_t) y * ref_stride;
-    const uint8_t *g = got + (size_t) y * stride;
-    if (memcmp (e, g, row_bytes) != 0) {
-      size_t x = 0;
-      while (e[x] == g[x])
-        x++;
-      report_failure (__FILE__, __LINE__, "%dx%d bpp %d stride %zu %s "
-          "(bands %d, dst pad %zu) at byte (%zu, %d): expected %d, got %d",
-          t->w, t->h, t->bpp, t->stride, pattern_names[pat], (int) bands,
-          dst_pad, x, y, e[x], g[x]);
-      ok = 0;
-    }
-    for (size_t k = row_bytes; ok && k < stride; k++) {
-      if (g[k] != POISON) {
-        report_failure (__FILE__, __LINE__, "%dx%d bpp %d: wrote past the "
-            "row at (%zu, %d)", t->w, t->h, t->bpp, k, y);
-        ok = 0;
-      }
-    }
-  }
-  free (got);
+  if (ok)
+    ok = ce_assert_rows_equal (what, ref, ref_stride, got, stride, row_bytes,
+        0, oh, CE_TEST_POISON)
+        && ce_assert_poisoned (what, got, stride, row_bytes, stride, 0, oh,
+        CE_TEST_POISON);
+  g_free (got);
   return ok;
 }
 
-/* Reference output, then the fast path in the given band layouts. */
-static int
+/* Reference output, then the fast path in the given band layouts (bit b
+ * of band_mask: ce_test_bands b). */
+static gboolean
 check_image (const test_image * t, pattern pat, int band_mask,
     size_t dst_pad)
 {
-  int ok = 1;
+  gboolean ok = TRUE;
   size_t ref_stride = (size_t) 2 * t->w * t->bpp + 3;
-  uint8_t *ref = malloc (ref_stride * 2 * t->h);
+  uint8_t *ref = g_malloc (ref_stride * 2 * t->h);
   ce_status s = ce_ref_upscale2x (t->mem, t->stride, t->w, t->h, t->bpp,
       ref, ref_stride);
 
   if (s != CE_STATUS_OK) {
-    report_failure (__FILE__, __LINE__, "reference failed: %s",
-        ce_last_error ());
-    free (ref);
-    return 0;
+    ce_test_fail ("reference failed: %s", ce_last_error ());
+    g_free (ref);
+    return FALSE;
   }
-  for (int b = 0; b < 3 && ok; b++)
+  for (int b = 0; b < CE_TEST_BANDS_COUNT && ok; b++)
     if (band_mask & (1 << b))
-      ok = compare_with_reference (t, pat, (band_mode) b, ref, ref_stride,
-          dst_pad);
-  free (ref);
+      ok = compare_with_reference (t, pat, (ce_test_bands) b, ref,
+          ref_stride, dst_pad);
+  g_free (ref);
   return ok;
 }
 
-static int
+static gboolean
 check_size (int w, int h, int bpp, int band_mask)
 {
   for (int pat = 0; pat < PAT_COUNT; pat++) {
-    test_image t = make_image (w, h, bpp, (size_t) rnd_range (0, 9),
+    test_image t = make_image (w, h, bpp, (size_t) ce_test_rand_range (0, 9),
         (pattern) pat);
-    int ok = check_image (&t, (pattern) pat, band_mask,
-        (size_t) rnd_range (0, 7));
-    free (t.mem);
+    gboolean ok = check_image (&t, (pattern) pat, band_mask,
+        (size_t) ce_test_rand_range (0, 7));
+    g_free (t.mem);
     if (!ok)
-      return 0;
+      return FALSE;
   }
-  return 1;
+  return TRUE;
 }
 
 /* ---- tests ---- */
@@ -236,8 +187,8 @@ test_folded_arithmetic_matches_ce_bilinear (void)
               unsigned h1 = (4 - fx) * p01 + fx * p11;
               unsigned v = ((4 - fy) * h0 + fy * h1 + 8) >> 4;
               if (v != ce_bilinear (p00, p10, p01, p11, fx, fy)) {
-                report_failure (__FILE__, __LINE__, "fx %d fy %d (%u %u %u "
-                    "%u): %u != %u", fx, fy, p00, p10, p01, p11, v,
+                ce_test_fail ("fx %d fy %d (%u %u %u %u): %u != %u", fx, fy,
+                    p00, p10, p01, p11, v,
                     ce_bilinear (p00, p10, p01, p11, fx, fy));
                 return;
               }
@@ -277,7 +228,7 @@ test_widths_around_vector_chunks (void)
       pattern pat = (pattern) ((w + bpp) % PAT_COUNT);
       test_image t = make_image (w, 3 + w % 4, bpp, (size_t) (w % 5), pat);
       check_image (&t, pat, 3, (size_t) (w % 3));
-      free (t.mem);
+      g_free (t.mem);
     }
 }
 
@@ -286,13 +237,14 @@ static void
 test_random_images (void)
 {
   for (int k = 0; k < 600; k++) {
-    int w = rnd_range (1, 120), h = rnd_range (1, 60);
+    int w = ce_test_rand_range (1, 120), h = ce_test_rand_range (1, 60);
     int bpp = (k & 1) ? 4 : 1;
-    pattern pat = (pattern) rnd_range (0, PAT_COUNT - 1);
-    test_image t = make_image (w, h, bpp, (size_t) rnd_range (0, 40), pat);
-    int ok = check_image (&t, pat, 1 << rnd_range (0, 2),
-        (size_t) rnd_range (0, 9));
-    free (t.mem);
+    pattern pat = (pattern) ce_test_rand_range (0, PAT_COUNT - 1);
+    test_image t = make_image (w, h, bpp,
+        (size_t) ce_test_rand_range (0, 40), pat);
+    int ok = check_image (&t, pat, 1 << ce_test_rand_range (0, 2),
+        (size_t) ce_test_rand_range (0, 9));
+    g_free (t.mem);
     if (!ok)
       break;
   }
@@ -306,10 +258,10 @@ test_641x481 (void)
     pattern pat = bpp == 1 ? PAT_RANDOM : PAT_CHECKER_BYTES;
     test_image t = make_image (641, 481, bpp, 13, pat);
     check_image (&t, pat, 3, 5);
-    free (t.mem);
+    g_free (t.mem);
     t = make_image (641, 481, bpp, 0, PAT_EXTREMES);
     check_image (&t, PAT_EXTREMES, 2, 0);
-    free (t.mem);
+    g_free (t.mem);
   }
 }
 
@@ -319,7 +271,7 @@ test_1920x1080_rgba (void)
 {
   test_image t = make_image (1920, 1080, 4, 64, PAT_RANDOM);
   check_image (&t, PAT_RANDOM, 3, 32);
-  free (t.mem);
+  g_free (t.mem);
 }
 
 /* One band into a poisoned image: its rows match the reference, every
@@ -328,39 +280,35 @@ static void
 test_band_writes_only_its_rows (void)
 {
   for (int k = 0; k < 300; k++) {
-    int w = rnd_range (1, 40), h = rnd_range (1, 30);
+    int w = ce_test_rand_range (1, 40), h = ce_test_rand_range (1, 30);
     int bpp = (k & 1) ? 4 : 1, oh = 2 * h;
-    test_image t = make_image (w, h, bpp, (size_t) rnd_range (0, 6),
-        (pattern) rnd_range (0, PAT_COUNT - 1));
+    test_image t = make_image (w, h, bpp, (size_t) ce_test_rand_range (0, 6),
+        (pattern) ce_test_rand_range (0, PAT_COUNT - 1));
     size_t row_bytes = (size_t) 2 * w * bpp;
-    size_t stride = row_bytes + (size_t) rnd_range (0, 5);
-    uint8_t *ref = malloc (row_bytes * oh);
-    uint8_t *got = malloc (stride * oh);
-    int r0 = rnd_range (0, oh - 1);
-    int r1 = (k % 3 == 0) ? r0 + 1 : rnd_range (r0 + 1, oh);
+    size_t stride = row_bytes + (size_t) ce_test_rand_range (0, 5);
+    uint8_t *ref = g_malloc (row_bytes * oh);
+    uint8_t *got = g_malloc (stride * oh);
+    int r0 = ce_test_rand_range (0, oh - 1);
+    int r1 = (k % 3 == 0) ? r0 + 1 : ce_test_rand_range (r0 + 1, oh);
+    char what[96];
 
-    CHECK_STATUS (ce_ref_upscale2x (t.mem, t.stride, w, h, bpp, ref,
+    snprintf (what, sizeof what, "%dx%d bpp %d band [%d, %d)", w, h, bpp, r0,
+        r1);
+    ce_assert_status (ce_ref_upscale2x (t.mem, t.stride, w, h, bpp, ref,
             row_bytes), CE_STATUS_OK);
-    memset (got, POISON, stride * oh);
-    CHECK_STATUS (ce_cpu_upscale2x_rows (t.mem, t.stride, w, h, bpp, r0, r1,
-            got, stride), CE_STATUS_OK);
-    for (int y = 0; y < oh; y++) {
-      const uint8_t *g = got + (size_t) y * stride;
-      for (size_t x = 0; x < stride; x++) {
-        int want = (y >= r0 && y < r1 && x < row_bytes) ?
-            ref[(size_t) y * row_bytes + x] : POISON;
-        if (g[x] != want) {
-          report_failure (__FILE__, __LINE__, "%dx%d bpp %d band [%d, %d): "
-              "byte (%zu, %d) is %d, want %d", w, h, bpp, r0, r1, x, y, g[x],
-              want);
-          y = oh;
-          break;
-        }
-      }
-    }
-    free (ref);
-    free (got);
-    free (t.mem);
+    memset (got, CE_TEST_POISON, stride * oh);
+    ce_assert_status (ce_cpu_upscale2x_rows (t.mem, t.stride, w, h, bpp, r0,
+            r1, got, stride), CE_STATUS_OK);
+    ce_assert_rows_equal (what, ref, row_bytes, got, stride, row_bytes, r0,
+        r1, CE_TEST_POISON);
+    ce_assert_poisoned (what, got, stride, row_bytes, stride, r0, r1,
+        CE_TEST_POISON);
+    ce_assert_poisoned (what, got, stride, 0, stride, 0, r0, CE_TEST_POISON);
+    ce_assert_poisoned (what, got, stride, 0, stride, r1, oh,
+        CE_TEST_POISON);
+    g_free (ref);
+    g_free (got);
+    g_free (t.mem);
   }
 }
 
@@ -370,33 +318,30 @@ test_source_untouched (void)
 {
   test_image t = make_image (37, 23, 4, 7, PAT_RANDOM);
   size_t n = t.stride * t.h;
-  uint8_t *copy = malloc (n), *dst = malloc ((size_t) 74 * 4 * 46);
+  uint8_t *copy = g_memdup2 (t.mem, n);
+  uint8_t *dst = g_malloc ((size_t) 74 * 4 * 46);
 
-  memcpy (copy, t.mem, n);
-  CHECK_STATUS (ce_cpu_upscale2x_rows (t.mem, t.stride, 37, 23, 4, 0, 46,
+  ce_assert_status (ce_cpu_upscale2x_rows (t.mem, t.stride, 37, 23, 4, 0, 46,
           dst, (size_t) 74 * 4), CE_STATUS_OK);
-  CHECK (memcmp (copy, t.mem, n) == 0);
-  free (copy);
-  free (dst);
-  free (t.mem);
+  g_assert_cmpmem (copy, n, t.mem, n);
+  g_free (copy);
+  g_free (dst);
+  g_free (t.mem);
 }
 
 typedef struct
 {
   const test_image *t;
-  int r0, r1;
   uint8_t *dst;
   size_t stride;
-  ce_status status;
 } band_job;
 
-static void *
-run_band (void *data)
+static ce_status
+run_band (gpointer data, int r0, int r1)
 {
   band_job *j = data;
-  j->status = ce_cpu_upscale2x_rows (j->t->mem, j->t->stride, j->t->w,
-      j->t->h, j->t->bpp, j->r0, j->r1, j->dst, j->stride);
-  return NULL;
+  return ce_cpu_upscale2x_rows (j->t->mem, j->t->stride, j->t->w, j->t->h,
+      j->t->bpp, r0, r1, j->dst, j->stride);
 }
 
 /* Bands on several threads at once into one image (the intended use). */
@@ -406,26 +351,21 @@ test_bands_on_threads (void)
   enum { N = 4, W = 333, H = 211, BPP = 4 };
   test_image t = make_image (W, H, BPP, 12, PAT_RANDOM);
   size_t stride = (size_t) 2 * W * BPP, n = stride * 2 * H;
-  uint8_t *ref = malloc (n), *got = malloc (n);
-  pthread_t th[N];
-  band_job jobs[N];
+  uint8_t *ref = g_malloc (n), *got = g_malloc (n);
+  band_job job = { &t, got, stride };
+  ce_status statuses[N];
 
-  CHECK_STATUS (ce_ref_upscale2x (t.mem, t.stride, W, H, BPP, ref, stride),
-      CE_STATUS_OK);
-  memset (got, POISON, n);
-  for (int i = 0; i < N; i++) {
-    jobs[i] = (band_job) {
-    &t, 2 * H * i / N, 2 * H * (i + 1) / N, got, stride, CE_STATUS_OK};
-    CHECK (pthread_create (&th[i], NULL, run_band, &jobs[i]) == 0);
-  }
-  for (int i = 0; i < N; i++) {
-    pthread_join (th[i], NULL);
-    CHECK_STATUS (jobs[i].status, CE_STATUS_OK);
-  }
-  CHECK (memcmp (ref, got, n) == 0);
-  free (ref);
-  free (got);
-  free (t.mem);
+  ce_assert_status (ce_ref_upscale2x (t.mem, t.stride, W, H, BPP, ref,
+          stride), CE_STATUS_OK);
+  memset (got, CE_TEST_POISON, n);
+  ce_test_bands_on_threads (N, 2 * H, run_band, &job, statuses);
+  for (int i = 0; i < N; i++)
+    ce_assert_status (statuses[i], CE_STATUS_OK);
+  ce_assert_rows_equal ("RGBA 333x211 in 4 bands on 4 threads", ref, stride,
+      got, stride, stride, 0, 2 * H, CE_TEST_POISON);
+  g_free (ref);
+  g_free (got);
+  g_free (t.mem);
 }
 
 /* Bad arguments: CE_STATUS_INVALID_ARGUMENT naming the argument, and
@@ -439,146 +379,118 @@ test_rejects_bad_arguments (void)
   const size_t s1 = W, d1 = 2 * W, s4 = 4 * W, d4 = 8 * W;
 
   memset (src, 7, sizeof src);
-  memset (dst, POISON, sizeof dst);
+  memset (dst, CE_TEST_POISON, sizeof dst);
 
-  CHECK_INVALID (ce_cpu_upscale2x_rows (NULL, s1, W, H, 1, 0, 2 * H, dst,
+  ce_assert_invalid (ce_cpu_upscale2x_rows (NULL, s1, W, H, 1, 0, 2 * H, dst,
           d1), "src");
-  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 0, 2 * H, NULL,
+  ce_assert_invalid (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 0, 2 * H, NULL,
           d1), "dst");
-  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1, 0, H, 1, 0, 2 * H, dst, d1),
-      "width");
-  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1, -3, H, 1, 0, 2 * H, dst,
+  ce_assert_invalid (ce_cpu_upscale2x_rows (src, s1, 0, H, 1, 0, 2 * H, dst,
           d1), "width");
-  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1, W, 0, 1, 0, 2 * H, dst, d1),
-      "height");
-  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1, W, -1, 1, 0, 2 * H, dst,
+  ce_assert_invalid (ce_cpu_upscale2x_rows (src, s1, -3, H, 1, 0, 2 * H, dst,
+          d1), "width");
+  ce_assert_invalid (ce_cpu_upscale2x_rows (src, s1, W, 0, 1, 0, 2 * H, dst,
           d1), "height");
-  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1, W, H, 0, 0, 2 * H, dst, d1),
-      "bytes_per_pixel");
-  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s4, W, H, 2, 0, 2 * H, dst, d4),
-      "bytes_per_pixel");
-  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s4, W, H, 3, 0, 2 * H, dst, d4),
-      "bytes_per_pixel");
-  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1 - 1, W, H, 1, 0, 2 * H, dst,
+  ce_assert_invalid (ce_cpu_upscale2x_rows (src, s1, W, -1, 1, 0, 2 * H, dst,
+          d1), "height");
+  ce_assert_invalid (ce_cpu_upscale2x_rows (src, s1, W, H, 0, 0, 2 * H, dst,
+          d1), "bytes_per_pixel");
+  ce_assert_invalid (ce_cpu_upscale2x_rows (src, s4, W, H, 2, 0, 2 * H, dst,
+          d4), "bytes_per_pixel");
+  ce_assert_invalid (ce_cpu_upscale2x_rows (src, s4, W, H, 3, 0, 2 * H, dst,
+          d4), "bytes_per_pixel");
+  ce_assert_invalid (ce_cpu_upscale2x_rows (src, s1 - 1, W, H, 1, 0, 2 * H, dst,
           d1), "src stride");
-  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1, W, H, 4, 0, 2 * H, dst, d4),
-      "src stride");
-  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 0, 2 * H, dst,
+  ce_assert_invalid (ce_cpu_upscale2x_rows (src, s1, W, H, 4, 0, 2 * H, dst,
+          d4), "src stride");
+  ce_assert_invalid (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 0, 2 * H, dst,
           d1 - 1), "dst stride");
-  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s4, W, H, 4, 0, 2 * H, dst,
+  ce_assert_invalid (ce_cpu_upscale2x_rows (src, s4, W, H, 4, 0, 2 * H, dst,
           d1), "dst stride");
-  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 0, 2 * H, dst, 0),
+  ce_assert_invalid (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 0, 2 * H, dst, 0),
       "dst stride");
-  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1, W, H, 1, -1, 2 * H, dst,
+  ce_assert_invalid (ce_cpu_upscale2x_rows (src, s1, W, H, 1, -1, 2 * H, dst,
           d1), "row0");
-  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 2 * H, 2 * H, dst,
+  ce_assert_invalid (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 2 * H, 2 * H, dst,
           d1), "row0");
-  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 2, 2, dst, d1),
+  ce_assert_invalid (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 2, 2, dst, d1),
       "row1");
-  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 3, 1, dst, d1),
+  ce_assert_invalid (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 3, 1, dst, d1),
       "row1");
-  CHECK_INVALID (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 0, 2 * H + 1, dst,
+  ce_assert_invalid (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 0, 2 * H + 1, dst,
           d1), "row1");
-  CHECK_INVALID (ce_cpu_upscale2x_rows (src, (size_t) 1 << 30,
+  ce_assert_invalid (ce_cpu_upscale2x_rows (src, (size_t) 1 << 30,
           (1 << 29) + 1, 1, 1, 0, 2, dst, (size_t) 1 << 31), "too large");
 
-  for (size_t i = 0; i < sizeof dst; i++)
-    if (dst[i] != POISON) {
-      report_failure (__FILE__, __LINE__, "a refused call wrote dst[%zu]", i);
-      break;
-    }
+  ce_assert_poisoned ("dst of the refused calls", dst, sizeof dst, 0,
+      sizeof dst, 0, 1, CE_TEST_POISON);
 
   /* The boundaries themselves are accepted. */
-  CHECK_STATUS (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 2 * H - 1, 2 * H,
+  ce_assert_status (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 2 * H - 1, 2 * H,
           dst, d1), CE_STATUS_OK);
-  CHECK_STATUS (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 0, 2 * H, dst, d1),
+  ce_assert_status (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 0, 2 * H, dst, d1),
       CE_STATUS_OK);
-  CHECK_STATUS (ce_cpu_upscale2x_rows (src, s4, W, H, 4, 0, 2 * H, dst, d4),
+  ce_assert_status (ce_cpu_upscale2x_rows (src, s4, W, H, 4, 0, 2 * H, dst, d4),
       CE_STATUS_OK);
 }
 
 /* ---- informative timing (never asserted) ---- */
 
-static double
-now_s (void)
-{
-  struct timespec ts;
-  clock_gettime (CLOCK_MONOTONIC, &ts);
-  return ts.tv_sec + ts.tv_nsec * 1e-9;
-}
-
 static void
-print_timing (void)
+test_timing (void)
 {
   test_image t = make_image (1920, 1080, 4, 0, PAT_RANDOM);
   test_image g = make_image (1920, 1080, 1, 0, PAT_RANDOM);
   size_t stride = (size_t) 3840 * 4;
-  uint8_t *dst = malloc (stride * 2160);
+  uint8_t *dst = g_malloc0 (stride * 2160);
   double best_fast = 1e9, best_gray = 1e9, best_ref = 1e9, t0;
 
-  memset (dst, 0, stride * 2160);
   for (int i = 0; i < 2; i++) {
-    t0 = now_s ();
+    t0 = ce_test_now ();
     ce_ref_upscale2x (t.mem, t.stride, 1920, 1080, 4, dst, stride);
-    t0 = now_s () - t0;
+    t0 = ce_test_now () - t0;
     best_ref = t0 < best_ref ? t0 : best_ref;
   }
   for (int i = 0; i < 10; i++) {
-    t0 = now_s ();
+    t0 = ce_test_now ();
     ce_cpu_upscale2x_rows (t.mem, t.stride, 1920, 1080, 4, 0, 2160, dst,
         stride);
-    t0 = now_s () - t0;
+    t0 = ce_test_now () - t0;
     best_fast = t0 < best_fast ? t0 : best_fast;
-    t0 = now_s ();
+    t0 = ce_test_now ();
     ce_cpu_upscale2x_rows (g.mem, g.stride, 1920, 1080, 1, 0, 2160, dst,
         3840);
-    t0 = now_s () - t0;
+    t0 = ce_test_now () - t0;
     best_gray = t0 < best_gray ? t0 : best_gray;
   }
-  printf ("timing: 1920x1080 -> 3840x2160, one thread: RGBA "
+  g_test_message ("timing: 1920x1080 -> 3840x2160, one thread: RGBA "
       "ce_cpu_upscale2x_rows %.2f ms, ce_ref_upscale2x %.1f ms (%.0fx); "
-      "GRAY8 ce_cpu_upscale2x_rows %.2f ms\n", best_fast * 1e3,
+      "GRAY8 ce_cpu_upscale2x_rows %.2f ms", best_fast * 1e3,
       best_ref * 1e3, best_ref / best_fast, best_gray * 1e3);
-  free (dst);
-  free (t.mem);
-  free (g.mem);
+  g_free (dst);
+  g_free (t.mem);
+  g_free (g.mem);
 }
 
-#define TEST(fn) { #fn, fn }
-
-static const struct
-{
-  const char *name;
-  void (*fn) (void);
-} tests[] = {
-  TEST (test_folded_arithmetic_matches_ce_bilinear),
-  TEST (test_rejects_bad_arguments),
-  TEST (test_named_sizes),
-  TEST (test_every_size_up_to_9x9),
-  TEST (test_widths_around_vector_chunks),
-  TEST (test_random_images),
-  TEST (test_band_writes_only_its_rows),
-  TEST (test_source_untouched),
-  TEST (test_bands_on_threads),
-  TEST (test_641x481),
-  TEST (test_1920x1080_rgba),
-};
-
-/* The timings against the reference, as a case of their own. */
-static void
-test_timing (void)
-{
-  print_timing ();
-}
+/* ---- cases ---- */
 
 void
 ce_test_register_cpu_upscale (void)
 {
-  g_test_add_func ("/cpu/cpu-upscale/timing", test_timing);
-  for (size_t k = 0; k < sizeof tests / sizeof tests[0]; k++) {
-    gchar *path = g_strdup_printf ("/cpu/cpu-upscale/%s", tests[k].name);
-
-    g_test_add_func (path, tests[k].fn);
-    g_free (path);
-  }
+  ce_test_add ("/cpu/upscale/timing", test_timing);
+  ce_test_add ("/cpu/upscale/folded-arithmetic-matches-ce-bilinear",
+      test_folded_arithmetic_matches_ce_bilinear);
+  ce_test_add ("/cpu/upscale/rejects-bad-arguments",
+      test_rejects_bad_arguments);
+  ce_test_add ("/cpu/upscale/named-sizes", test_named_sizes);
+  ce_test_add ("/cpu/upscale/every-size-up-to-9x9", test_every_size_up_to_9x9);
+  ce_test_add ("/cpu/upscale/widths-around-vector-chunks",
+      test_widths_around_vector_chunks);
+  ce_test_add ("/cpu/upscale/random-images", test_random_images);
+  ce_test_add ("/cpu/upscale/band-writes-only-its-rows",
+      test_band_writes_only_its_rows);
+  ce_test_add ("/cpu/upscale/source-untouched", test_source_untouched);
+  ce_test_add ("/cpu/upscale/bands-on-threads", test_bands_on_threads);
+  ce_test_add ("/cpu/upscale/641x481", test_641x481);
+  ce_test_add ("/cpu/upscale/1920x1080-rgba", test_1920x1080_rgba);
 }

@@ -6,97 +6,89 @@
  *
  * Every kernel runs on padded, oddly pitched and cudaMallocPitch'ed device
  * images whose outputs are poisoned before each run, so unwritten pixels
- * and writes into the padding both show.  Exit code 77 (meson's SKIP) when
- * there is no usable CUDA device.
- *
- * Usage: test-gpu-core [--quick]
- *   --quick   only sizes up to 613x611 (for compute-sanitizer runs)
+ * and writes into the padding both show.  The kernel cases run on scenes,
+ * images of one size and kind (noise, blocks, mixed) with their staged
+ * CPU reference: /gpu/core/<case>-<w>x<h>-<kind>.  Every case is skipped,
+ * loudly, when there is no usable CUDA device; --quick (runner.c) leaves
+ * out the frames larger than 613x611.
  */
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cuda_runtime_api.h>
 
 #include "cudaedge-core.h"
 #include "cudaedge-testing.h"
-#include "ce-test.h"
 #include "cudaedge-kernels.h"
 #include "cudaedge-staged.h"
+#include "ce-core-test.h"
 
 /* ---- checks ---- */
 
 /* A CUDA runtime call; on failure reports and makes the caller return. */
-#define CUDA_OK(call) cuda_ok ((call), #call, __FILE__, __LINE__)
-#define CUDA_TRY(call) do { if (!CUDA_OK (call)) return; } while (0)
+#define CUDA_OK(call) cuda_ok ((call), #call, __FILE__, __LINE__, G_STRFUNC)
+#define CUDA_TRY(call) G_STMT_START { \
+    if (!CUDA_OK (call)) \
+      return; \
+  } G_STMT_END
 
-static int
-cuda_ok (cudaError_t err, const char *expr, const char *file, int line)
+static gboolean
+cuda_ok (cudaError_t err, const char *expr, const char *file, int line,
+    const char *func)
 {
   if (err == cudaSuccess)
-    return 1;
-  report_failure (file, line, "%s: %s (%s)", expr, cudaGetErrorName (err),
-      cudaGetErrorString (err));
-  return 0;
+    return TRUE;
+  ce_test_fail_at (file, line, func, "%s: %s (%s)", expr,
+      cudaGetErrorName (err), cudaGetErrorString (err));
+  return FALSE;
 }
 
 /* A launcher: must return CE_STATUS_OK. */
-#define LAUNCH_OK(call) launch_ok ((call), #call, __FILE__, __LINE__)
-#define LAUNCH_TRY(call) do { if (!LAUNCH_OK (call)) return; } while (0)
+#define LAUNCH_OK(call) \
+  launch_ok ((call), #call, __FILE__, __LINE__, G_STRFUNC)
+#define LAUNCH_TRY(call) G_STMT_START { \
+    if (!LAUNCH_OK (call)) \
+      return; \
+  } G_STMT_END
 
-static int
-launch_ok (ce_status s, const char *expr, const char *file, int line)
+static gboolean
+launch_ok (ce_status s, const char *expr, const char *file, int line,
+    const char *func)
 {
   if (s == CE_STATUS_OK)
-    return 1;
-  report_failure (file, line, "%s returned %s: %s", expr,
+    return TRUE;
+  ce_test_fail_at (file, line, func, "%s returned %s: %s", expr,
       ce_status_string (s), ce_last_error ());
-  return 0;
+  return FALSE;
 }
 
-/* ---- allocations freed after each test ---- */
+/* ---- the context, and allocations freed after each case ---- */
 
-#define MAX_TRACKED 256
-static void *tracked_dev[MAX_TRACKED];
-static int n_tracked_dev;
-static void *tracked_host[MAX_TRACKED];
-static int n_tracked_host;
-static void *tracked_pinned[MAX_TRACKED];
-static int n_tracked_pinned;
 static ce_cuda_ctx *ctx;
 static cudaStream_t streams[3];
-static int quick;
+static GPtrArray *tracked_dev, *tracked_host, *tracked_pinned;
 
 static void
 free_tracked (void)
 {
-  for (int i = 0; i < n_tracked_dev; i++)
-    CUDA_OK (cudaFree (tracked_dev[i]));
-  for (int i = 0; i < n_tracked_host; i++)
-    free (tracked_host[i]);
-  for (int i = 0; i < n_tracked_pinned; i++)
-    CHECK_STATUS (ce_cuda_host_free (ctx, tracked_pinned[i]), CE_STATUS_OK);
-  n_tracked_dev = n_tracked_host = n_tracked_pinned = 0;
+  for (guint i = 0; i < tracked_dev->len; i++)
+    CUDA_OK (cudaFree (g_ptr_array_index (tracked_dev, i)));
+  for (guint i = 0; i < tracked_pinned->len; i++)
+    ce_assert_status (ce_cuda_host_free (ctx,
+            g_ptr_array_index (tracked_pinned, i)), CE_STATUS_OK);
+  g_ptr_array_set_size (tracked_dev, 0);
+  g_ptr_array_set_size (tracked_host, 0);       /* g_free */
+  g_ptr_array_set_size (tracked_pinned, 0);
 }
 
 static void *
 host_alloc (size_t size)
 {
-  void *p;
-  if (n_tracked_host == MAX_TRACKED) {
-    fprintf (stderr, "too many host allocations\n");
-    exit (2);
-  }
-  p = malloc (size ? size : 1);
-  if (!p) {
-    fprintf (stderr, "out of host memory (%zu bytes)\n", size);
-    exit (2);
-  }
-  tracked_host[n_tracked_host++] = p;
+  void *p = g_malloc (size ? size : 1);
+  g_ptr_array_add (tracked_host, p);
   return p;
 }
 
@@ -104,23 +96,15 @@ static void *
 pinned_alloc (size_t size)
 {
   void *p = NULL;
-  if (n_tracked_pinned == MAX_TRACKED) {
-    fprintf (stderr, "too many pinned allocations\n");
-    exit (2);
-  }
   if (ce_cuda_host_alloc (ctx, size, &p) != CE_STATUS_OK) {
-    report_failure (__FILE__, __LINE__, "ce_cuda_host_alloc (%zu): %s", size,
-        ce_last_error ());
+    ce_test_fail ("ce_cuda_host_alloc (%zu): %s", size, ce_last_error ());
     return NULL;
   }
-  tracked_pinned[n_tracked_pinned++] = p;
+  g_ptr_array_add (tracked_pinned, p);
   return p;
 }
 
 /* ---- device images ---- */
-
-#define POISON 0xA5
-#define POISON2 0x5A
 
 enum
 {
@@ -148,10 +132,6 @@ dimg_new (dimg * im, size_t row, int rows, int align, int layout)
   memset (im, 0, sizeof *im);
   im->row = row;
   im->rows = rows;
-  if (n_tracked_dev == MAX_TRACKED) {
-    fprintf (stderr, "too many device allocations\n");
-    exit (2);
-  }
   if (layout == LAYOUT_PITCHED) {
     void *p;
     if (!CUDA_OK (cudaMallocPitch (&p, &im->pitch, row, rows)))
@@ -184,7 +164,7 @@ dimg_new (dimg * im, size_t row, int rows, int align, int layout)
     im->base = p;
     im->p = im->base + offset;
   }
-  tracked_dev[n_tracked_dev++] = im->base;
+  g_ptr_array_add (tracked_dev, im->base);
   return 1;
 }
 
@@ -229,57 +209,33 @@ sync_all (void)
 
 /* ---- comparisons ---- */
 
-/* Padding bytes [row, pitch) of rows [0, rows) still hold the poison. */
-static int
+/* Padding bytes [row, pitch) of every row still hold the poison. */
+static gboolean
 check_padding (const char *what, const uint8_t * h, const dimg * im,
     int poison)
 {
-  for (int y = 0; y < im->rows; y++)
-    for (size_t x = im->row; x < im->pitch; x++)
-      if (h[y * im->pitch + x] != poison) {
-        report_failure (__FILE__, __LINE__, "%s: padding byte %zu of row %d "
-            "written (0x%02x)", what, x, y, h[y * im->pitch + x]);
-        return 0;
-      }
-  return 1;
+  return ce_assert_poisoned (what, h, im->pitch, im->row, im->pitch, 0,
+      im->rows, poison);
 }
 
 /* 8-bit image on the device equals the expected one in rows [r0, r1);
  * every other byte, padding included, still holds the poison. */
-static int
+static gboolean
 expect_u8_rows (const char *what, const uint8_t * exp, size_t exp_stride,
     const dimg * got, int r0, int r1, int poison)
 {
   uint8_t *h = dimg_download (got);
-  ce_diff d;
-  uint64_t n;
   if (!h)
-    return 0;
-  for (int y = 0; y < got->rows; y++) {
-    if (y >= r0 && y < r1)
-      continue;
-    for (size_t x = 0; x < got->row; x++)
-      if (h[y * got->pitch + x] != poison) {
-        report_failure (__FILE__, __LINE__, "%s: row %d outside rows [%d, %d) "
-            "written at x %zu (0x%02x)", what, y, r0, r1, x,
-            h[y * got->pitch + x]);
-        return 0;
-      }
-  }
-  memset (&d, 0, sizeof d);
-  n = ce_compare_u8 (exp + (size_t) r0 * exp_stride, exp_stride,
-      h + (size_t) r0 * got->pitch, got->pitch, (int) got->row, r1 - r0, &d);
-  if (n) {
-    report_failure (__FILE__, __LINE__, "%s: %llu of %zux%d bytes differ, "
-        "first at x %d y %d: expected %d got %d%s", what,
-        (unsigned long long) n, got->row, r1 - r0, d.x, d.y + r0, d.expected,
-        d.got, d.got == poison ? " (never written)" : "");
-    return 0;
-  }
-  return check_padding (what, h, got, poison);
+    return FALSE;
+  return ce_assert_poisoned (what, h, got->pitch, 0, got->row, 0, r0, poison)
+      && ce_assert_poisoned (what, h, got->pitch, 0, got->row, r1, got->rows,
+      poison)
+      && ce_assert_rows_equal (what, exp, exp_stride, h, got->pitch, got->row,
+      r0, r1, poison)
+      && check_padding (what, h, got, poison);
 }
 
-static int
+static gboolean
 expect_u8 (const char *what, const uint8_t * exp, size_t exp_stride,
     const dimg * got, int poison)
 {
@@ -288,7 +244,7 @@ expect_u8 (const char *what, const uint8_t * exp, size_t exp_stride,
 
 /* uint16 B images; the poison 0xA5A5 is a possible B, so a mismatch alone
  * says nothing about unwritten pixels: the padding check does. */
-static int
+static gboolean
 expect_u16 (const char *what, const uint16_t * exp, size_t exp_stride,
     const dimg * got)
 {
@@ -317,16 +273,16 @@ expect_u16 (const char *what, const uint16_t * exp, size_t exp_stride,
     }
   }
   if (n) {
-    report_failure (__FILE__, __LINE__, "%s: %llu of %zux%d values differ, "
-        "first at x %zu y %d: expected %d got %d", what,
-        (unsigned long long) n, w, got->rows, fx, fy, fe, fg);
+    ce_test_fail ("%s: %llu of %zux%d values differ, first at x %zu y %d: "
+        "expected %d got %d", what, (unsigned long long) n, w, got->rows, fx,
+        fy, fe, fg);
     return 0;
   }
-  return check_padding (what, h, got, POISON);
+  return check_padding (what, h, got, CE_TEST_POISON);
 }
 
 /* int32 (gx, gy) pairs. */
-static int
+static gboolean
 expect_grad (const char *what, const int32_t * exp, size_t exp_stride,
     const dimg * got)
 {
@@ -358,54 +314,26 @@ expect_grad (const char *what, const int32_t * exp, size_t exp_stride,
     }
   }
   if (n) {
-    report_failure (__FILE__, __LINE__, "%s: %llu of %zux%d gradients "
-        "differ, first at x %zu y %d: expected (%d, %d) got (%d, %d)", what,
-        (unsigned long long) n, w, got->rows, fx, fy, fe[0], fe[1], fg[0],
-        fg[1]);
+    ce_test_fail ("%s: %llu of %zux%d gradients differ, first at x %zu y %d: "
+        "expected (%d, %d) got (%d, %d)", what, (unsigned long long) n, w,
+        got->rows, fx, fy, fe[0], fe[1], fg[0], fg[1]);
     return 0;
   }
-  return check_padding (what, h, got, POISON);
+  return check_padding (what, h, got, CE_TEST_POISON);
 }
 
 /* Host images: rows equal, and padding [row, stride) still poison. */
-static int
+static gboolean
 expect_host_u8 (const char *what, const uint8_t * exp, size_t exp_stride,
     const uint8_t * got, size_t got_stride, size_t row, int rows, int poison)
 {
-  ce_diff d;
-  uint64_t n;
-  memset (&d, 0, sizeof d);
-  n = ce_compare_u8 (exp, exp_stride, got, got_stride, (int) row, rows, &d);
-  if (n) {
-    report_failure (__FILE__, __LINE__, "%s: %llu of %zux%d bytes differ, "
-        "first at x %d y %d: expected %d got %d%s", what,
-        (unsigned long long) n, row, rows, d.x, d.y, d.expected, d.got,
-        d.got == poison ? " (never written?)" : "");
-    return 0;
-  }
-  for (int y = 0; y < rows; y++)
-    for (size_t x = row; x < got_stride; x++)
-      if (got[y * got_stride + x] != poison) {
-        report_failure (__FILE__, __LINE__, "%s: padding byte %zu of row %d "
-            "written", what, x, y);
-        return 0;
-      }
-  return 1;
+  return ce_assert_rows_equal (what, exp, exp_stride, got, got_stride, row, 0,
+      rows, poison)
+      && ce_assert_poisoned (what, got, got_stride, row, got_stride, 0, rows,
+      poison);
 }
 
 /* ---- test data ---- */
-
-static uint32_t rng_state = 2463534242u;
-
-static uint32_t
-rng (void)
-{
-  uint32_t x = rng_state;
-  x ^= x << 13;
-  x ^= x >> 17;
-  x ^= x << 5;
-  return rng_state = x;
-}
 
 static uint32_t
 hash3 (uint32_t a, uint32_t b, uint32_t c)
@@ -432,13 +360,13 @@ static void
 fill_image (uint8_t * y, size_t stride, int w, int h, image_kind kind,
     uint32_t seed)
 {
-  rng_state = seed * 2654435761u + 1;
+  ce_test_seed (seed);
   for (int r = 0; r < h; r++)
     for (int c = 0; c < w; c++) {
       int v;
       switch (kind) {
         case IMG_NOISE:
-          v = rng () & 0xFF;
+          v = ce_test_rand () & 0xFF;
           break;
         case IMG_BLOCKS:
           v = (hash3 (c / 7, r / 5, seed) & 1) ? 255 : 0;
@@ -447,7 +375,7 @@ fill_image (uint8_t * y, size_t stride, int w, int h, image_kind kind,
           uint32_t t = hash3 (c / 32, r / 32, seed);
           switch (t % 5) {
             case 0:
-              v = rng () & 0xFF;
+              v = ce_test_rand () & 0xFF;
               break;
             case 1:
               v = (t >> 8) & 0xFF;
@@ -489,17 +417,17 @@ typedef struct
 static void
 scene_free (scene * sc)
 {
-  free (sc->y);
-  free (sc->y16);
+  g_free (sc->y);
+  g_free (sc->y16);
   for (int m = 0; m < 3; m++) {
-    free (sc->b[m]);
-    free (sc->g[0][m]);
-    free (sc->g[1][m]);
+    g_free (sc->b[m]);
+    g_free (sc->g[0][m]);
+    g_free (sc->g[1][m]);
   }
   memset (sc, 0, sizeof *sc);
 }
 
-static int
+static gboolean
 scene_new (scene * sc, int w, int h, image_kind kind)
 {
   memset (sc, 0, sizeof *sc);
@@ -510,12 +438,12 @@ scene_new (scene * sc, int w, int h, image_kind kind)
   sc->ys = w + 13;
   sc->bs = 2 * (size_t) w + 10;
   sc->gs = 8 * (size_t) w + 24;
-  sc->y = malloc (sc->ys * h);
-  sc->y16 = malloc (sc->bs * h);
+  sc->y = g_try_malloc (sc->ys * h);
+  sc->y16 = g_try_malloc (sc->bs * h);
   for (int m = 0; m < 3; m++) {
-    sc->b[m] = malloc (sc->bs * h);
-    sc->g[0][m] = malloc (sc->gs * h);
-    sc->g[1][m] = malloc (sc->gs * h);
+    sc->b[m] = g_try_malloc (sc->bs * h);
+    sc->g[0][m] = g_try_malloc (sc->gs * h);
+    sc->g[1][m] = g_try_malloc (sc->gs * h);
     if (!sc->b[m] || !sc->g[0][m] || !sc->g[1][m])
       goto oom;
   }
@@ -529,41 +457,23 @@ scene_new (scene * sc, int w, int h, image_kind kind)
       ((uint16_t *) ((uint8_t *) sc->y16 + r * sc->bs))[c] =
           sc->y[r * sc->ys + c];
   for (int m = 0; m < 3; m++) {
-    CHECK_STATUS (ce_ref_blur (sc->y, sc->ys, w, h, (ce_border_mode) m,
+    ce_assert_status (ce_ref_blur (sc->y, sc->ys, w, h, (ce_border_mode) m,
             sc->b[m], sc->bs), CE_STATUS_OK);
-    CHECK_STATUS (ce_ref_sobel (sc->y16, sc->bs, w, h, (ce_border_mode) m,
-            sc->g[0][m], sc->gs), CE_STATUS_OK);
-    CHECK_STATUS (ce_ref_sobel (sc->b[m], sc->bs, w, h, (ce_border_mode) m,
-            sc->g[1][m], sc->gs), CE_STATUS_OK);
+    ce_assert_status (ce_ref_sobel (sc->y16, sc->bs, w, h,
+            (ce_border_mode) m, sc->g[0][m], sc->gs), CE_STATUS_OK);
+    ce_assert_status (ce_ref_sobel (sc->b[m], sc->bs, w, h,
+            (ce_border_mode) m, sc->g[1][m], sc->gs), CE_STATUS_OK);
   }
-  return 1;
+  return TRUE;
 
 oom:
-  fprintf (stderr, "out of host memory for %s\n", sc->label);
+  ce_test_fail ("out of host memory for the %s scene", sc->label);
   scene_free (sc);
-  return 0;
-}
-
-static ce_edge_consts
-make_consts (double threshold, int blur, ce_border_mode border, ce_norm norm,
-    ce_output output)
-{
-  ce_edge_params p;
-  ce_edge_consts c;
-  ce_edge_params_init (&p);
-  p.threshold = threshold;
-  p.blur = blur;
-  p.border = border;
-  p.norm = norm;
-  p.output = output;
-  memset (&c, 0, sizeof c);
-  CHECK_STATUS (ce_edge_consts_init (&c, &p), CE_STATUS_OK);
-  return c;
+  return FALSE;
 }
 
 static const double thresholds[] = { 0.0, 0.5, 37.3, 128.0, 2048.0 };
 #define N_THRESHOLDS ((int) (sizeof thresholds / sizeof thresholds[0]))
-static const char *const border_names[] = { "replicate", "zero", "reflect" };
 
 /* The option combinations for one blur and border: l2/l1 x (edges at each
  * threshold, magnitude at two thresholds, which must not matter). */
@@ -605,7 +515,7 @@ expected_output (const scene * sc, int blur, int border,
   uint8_t *e;
   *stride = sc->w + 7;
   e = host_alloc (*stride * sc->h);
-  CHECK_STATUS (ce_ref_threshold (sc->g[blur][border], sc->gs, sc->w, sc->h,
+  ce_assert_status (ce_ref_threshold (sc->g[blur][border], sc->gs, sc->w, sc->h,
           c, e, *stride), CE_STATUS_OK);
   return e;
 }
@@ -617,18 +527,6 @@ bands_of (int h, int k, int *r0, int *r1)
   *r1 = (int) ((long long) h * (k + 1) / 3);
 }
 
-/* Plane 0 row bytes of a format. */
-static size_t
-format_row_bytes (ce_format f, int w)
-{
-  ce_luma_layout l;
-  if (ce_luma_layout_get (f, &l) != CE_STATUS_OK)
-    return 0;
-  if (f == CE_FORMAT_YUY2 || f == CE_FORMAT_UYVY)
-    return 4 * (((size_t) w + 1) / 2);
-  return (size_t) w * l.bytes_per_pixel;
-}
-
 /* ---- the tests ---- */
 
 static void
@@ -638,7 +536,7 @@ test_launchers_reject_bad_arguments (void)
   uint8_t *d8;
   uint16_t *d16;
   int32_t *d32;
-  ce_edge_consts c = make_consts (128.0, 1, CE_BORDER_REPLICATE, CE_NORM_L2,
+  ce_edge_consts c = ce_test_consts (128.0, 1, CE_BORDER_REPLICATE, CE_NORM_L2,
       CE_OUTPUT_EDGES);
   ce_edge_consts bad;
   cudaStream_t s = streams[0];
@@ -658,147 +556,149 @@ test_launchers_reject_bad_arguments (void)
   CUDA_TRY (cudaGetLastError ());
 
   /* luma */
-  CHECK_INVALID (ce_launch_luma (NULL, 16, CE_FORMAT_GRAY8, 4, 4, 0, 4, d8,
+  ce_assert_invalid (ce_launch_luma (NULL, 16, CE_FORMAT_GRAY8, 4, 4, 0, 4, d8,
           16, s), "");
-  CHECK_INVALID (ce_launch_luma (d8, 16, CE_FORMAT_GRAY8, 4, 4, 0, 4, NULL,
+  ce_assert_invalid (ce_launch_luma (d8, 16, CE_FORMAT_GRAY8, 4, 4, 0, 4, NULL,
           16, s), "");
-  CHECK_INVALID (ce_launch_luma (d8, 16, CE_FORMAT_GRAY8, 0, 4, 0, 4, d8,
+  ce_assert_invalid (ce_launch_luma (d8, 16, CE_FORMAT_GRAY8, 0, 4, 0, 4, d8,
           16, s), "width");
-  CHECK_INVALID (ce_launch_luma (d8, 16, CE_FORMAT_GRAY8, 4, 0, 0, 0, d8,
+  ce_assert_invalid (ce_launch_luma (d8, 16, CE_FORMAT_GRAY8, 4, 0, 0, 0, d8,
           16, s), "height");
-  CHECK_INVALID (ce_launch_luma (d8, 3, CE_FORMAT_GRAY8, 4, 4, 0, 4, d8,
+  ce_assert_invalid (ce_launch_luma (d8, 3, CE_FORMAT_GRAY8, 4, 4, 0, 4, d8,
           16, s), "pitch");
-  CHECK_INVALID (ce_launch_luma (d8, 15, CE_FORMAT_RGBA, 4, 4, 0, 4, d8,
+  ce_assert_invalid (ce_launch_luma (d8, 15, CE_FORMAT_RGBA, 4, 4, 0, 4, d8,
           16, s), "pitch");
-  CHECK_INVALID (ce_launch_luma (d8, 16, CE_FORMAT_GRAY8, 4, 4, 0, 4, d8,
+  ce_assert_invalid (ce_launch_luma (d8, 16, CE_FORMAT_GRAY8, 4, 4, 0, 4, d8,
           3, s), "pitch");
-  CHECK_INVALID (ce_launch_luma (d8, 16, CE_FORMAT_COUNT, 4, 4, 0, 4, d8,
+  ce_assert_invalid (ce_launch_luma (d8, 16, CE_FORMAT_COUNT, 4, 4, 0, 4, d8,
           16, s), "format");
-  CHECK_INVALID (ce_launch_luma (d8, 16, CE_FORMAT_GRAY8, 4, 4, 2, 2, d8,
+  ce_assert_invalid (ce_launch_luma (d8, 16, CE_FORMAT_GRAY8, 4, 4, 2, 2, d8,
           16, s), "row");
-  CHECK_INVALID (ce_launch_luma (d8, 16, CE_FORMAT_GRAY8, 4, 4, 0, 5, d8,
+  ce_assert_invalid (ce_launch_luma (d8, 16, CE_FORMAT_GRAY8, 4, 4, 0, 5, d8,
           16, s), "row");
-  CHECK_INVALID (ce_launch_luma (d8, 16, CE_FORMAT_GRAY8, 4, 4, -1, 4, d8,
+  ce_assert_invalid (ce_launch_luma (d8, 16, CE_FORMAT_GRAY8, 4, 4, -1, 4, d8,
           16, s), "row");
   /* fused */
-  CHECK_INVALID (ce_launch_edge_fused (NULL, 16, 4, 4, 0, 4, &c, d8, 16, s),
+  ce_assert_invalid (ce_launch_edge_fused (NULL, 16, 4, 4, 0, 4, &c, d8, 16, s),
       "");
-  CHECK_INVALID (ce_launch_edge_fused (d8, 16, 4, 4, 0, 4, &c, NULL, 16, s),
+  ce_assert_invalid (ce_launch_edge_fused (d8, 16, 4, 4, 0, 4, &c, NULL, 16, s),
       "");
-  CHECK_INVALID (ce_launch_edge_fused (d8, 16, 4, 4, 0, 4, NULL, d8, 16, s),
+  ce_assert_invalid (ce_launch_edge_fused (d8, 16, 4, 4, 0, 4, NULL, d8, 16, s),
       "");
-  CHECK_INVALID (ce_launch_edge_fused (d8, 16, 0, 4, 0, 4, &c, d8, 16, s),
+  ce_assert_invalid (ce_launch_edge_fused (d8, 16, 0, 4, 0, 4, &c, d8, 16, s),
       "width");
-  CHECK_INVALID (ce_launch_edge_fused (d8, 16, 4, -1, 0, 4, &c, d8, 16, s),
+  ce_assert_invalid (ce_launch_edge_fused (d8, 16, 4, -1, 0, 4, &c, d8, 16, s),
       "height");
-  CHECK_INVALID (ce_launch_edge_fused (d8, 3, 4, 4, 0, 4, &c, d8, 16, s),
+  ce_assert_invalid (ce_launch_edge_fused (d8, 3, 4, 4, 0, 4, &c, d8, 16, s),
       "pitch");
-  CHECK_INVALID (ce_launch_edge_fused (d8, 16, 4, 4, 0, 4, &c, d8, 3, s),
+  ce_assert_invalid (ce_launch_edge_fused (d8, 16, 4, 4, 0, 4, &c, d8, 3, s),
       "pitch");
-  CHECK_INVALID (ce_launch_edge_fused (d8, 16, 4, 4, 3, 1, &c, d8, 16, s),
+  ce_assert_invalid (ce_launch_edge_fused (d8, 16, 4, 4, 3, 1, &c, d8, 16, s),
       "row");
   bad = c;
   bad.border = (ce_border_mode) 3;
-  CHECK_INVALID (ce_launch_edge_fused (d8, 16, 4, 4, 0, 4, &bad, d8, 16, s),
+  ce_assert_invalid (ce_launch_edge_fused (d8, 16, 4, 4, 0, 4, &bad, d8, 16, s),
       "border");
   bad = c;
   bad.norm = (ce_norm) 7;
-  CHECK_INVALID (ce_launch_edge_fused (d8, 16, 4, 4, 0, 4, &bad, d8, 16, s),
+  ce_assert_invalid (ce_launch_edge_fused (d8, 16, 4, 4, 0, 4, &bad, d8, 16, s),
       "norm");
   bad = c;
   bad.output = (ce_output) 2;
-  CHECK_INVALID (ce_launch_edge_fused (d8, 16, 4, 4, 0, 4, &bad, d8, 16, s),
+  ce_assert_invalid (ce_launch_edge_fused (d8, 16, 4, 4, 0, 4, &bad, d8, 16, s),
       "output");
   bad = c;
   bad.scale = 1;                /* blur on needs S = 256 */
-  CHECK_INVALID (ce_launch_edge_fused (d8, 16, 4, 4, 0, 4, &bad, d8, 16, s),
+  ce_assert_invalid (ce_launch_edge_fused (d8, 16, 4, 4, 0, 4, &bad, d8, 16, s),
       "scale");
   /* blur */
-  CHECK_INVALID (ce_launch_blur (CE_BLUR_VARIANT_COUNT, d8, 16, 4, 4,
+  ce_assert_invalid (ce_launch_blur (CE_BLUR_VARIANT_COUNT, d8, 16, 4, 4,
           CE_BORDER_ZERO, d16, 16, d16, 16, s), "variant");
   for (int v = 0; v < CE_BLUR_VARIANT_COUNT; v++) {
-    CHECK (ce_blur_variant_name ((ce_blur_variant) v) != NULL);
-    CHECK_INVALID (ce_launch_blur ((ce_blur_variant) v, NULL, 16, 4, 4,
+    g_assert_true (ce_blur_variant_name ((ce_blur_variant) v) != NULL);
+    ce_assert_invalid (ce_launch_blur ((ce_blur_variant) v, NULL, 16, 4, 4,
             CE_BORDER_ZERO, d16, 16, d16, 16, s), "");
-    CHECK_INVALID (ce_launch_blur ((ce_blur_variant) v, d8, 16, 4, 4,
+    ce_assert_invalid (ce_launch_blur ((ce_blur_variant) v, d8, 16, 4, 4,
             CE_BORDER_ZERO, d16, 16, NULL, 16, s), "");
-    CHECK_INVALID (ce_launch_blur ((ce_blur_variant) v, d8, 16, 0, 4,
+    ce_assert_invalid (ce_launch_blur ((ce_blur_variant) v, d8, 16, 0, 4,
             CE_BORDER_ZERO, d16, 16, d16, 16, s), "width");
-    CHECK_INVALID (ce_launch_blur ((ce_blur_variant) v, d8, 16, 4, 0,
+    ce_assert_invalid (ce_launch_blur ((ce_blur_variant) v, d8, 16, 4, 0,
             CE_BORDER_ZERO, d16, 16, d16, 16, s), "height");
-    CHECK_INVALID (ce_launch_blur ((ce_blur_variant) v, d8, 3, 4, 4,
+    ce_assert_invalid (ce_launch_blur ((ce_blur_variant) v, d8, 3, 4, 4,
             CE_BORDER_ZERO, d16, 16, d16, 16, s), "pitch");
-    CHECK_INVALID (ce_launch_blur ((ce_blur_variant) v, d8, 16, 4, 4,
+    ce_assert_invalid (ce_launch_blur ((ce_blur_variant) v, d8, 16, 4, 4,
             CE_BORDER_ZERO, d16, 16, d16, 7, s), "pitch");
-    CHECK_INVALID (ce_launch_blur ((ce_blur_variant) v, d8, 16, 4, 4,
+    ce_assert_invalid (ce_launch_blur ((ce_blur_variant) v, d8, 16, 4, 4,
             (ce_border_mode) 3, d16, 16, d16, 16, s), "border");
   }
-  CHECK_INVALID (ce_launch_blur (CE_BLUR_TWO_PASS, d8, 16, 4, 4,
+  ce_assert_invalid (ce_launch_blur (CE_BLUR_TWO_PASS, d8, 16, 4, 4,
           CE_BORDER_ZERO, NULL, 16, d16, 16, s), "scratch");
-  CHECK_INVALID (ce_launch_blur (CE_BLUR_TWO_PASS, d8, 16, 4, 4,
+  ce_assert_invalid (ce_launch_blur (CE_BLUR_TWO_PASS, d8, 16, 4, 4,
           CE_BORDER_ZERO, d16, 7, d16, 16, s), "pitch");
   /* sobel */
-  CHECK_INVALID (ce_launch_sobel (NULL, 16, 4, 4, CE_BORDER_ZERO, d32, 64,
+  ce_assert_invalid (ce_launch_sobel (NULL, 16, 4, 4, CE_BORDER_ZERO, d32, 64,
           s), "");
-  CHECK_INVALID (ce_launch_sobel (d16, 16, 4, 4, CE_BORDER_ZERO, NULL, 64,
+  ce_assert_invalid (ce_launch_sobel (d16, 16, 4, 4, CE_BORDER_ZERO, NULL, 64,
           s), "");
-  CHECK_INVALID (ce_launch_sobel (d16, 16, 0, 4, CE_BORDER_ZERO, d32, 64,
+  ce_assert_invalid (ce_launch_sobel (d16, 16, 0, 4, CE_BORDER_ZERO, d32, 64,
           s), "width");
-  CHECK_INVALID (ce_launch_sobel (d16, 7, 4, 4, CE_BORDER_ZERO, d32, 64,
+  ce_assert_invalid (ce_launch_sobel (d16, 7, 4, 4, CE_BORDER_ZERO, d32, 64,
           s), "pitch");
-  CHECK_INVALID (ce_launch_sobel (d16, 16, 4, 4, CE_BORDER_ZERO, d32, 31,
+  ce_assert_invalid (ce_launch_sobel (d16, 16, 4, 4, CE_BORDER_ZERO, d32, 31,
           s), "pitch");
-  CHECK_INVALID (ce_launch_sobel (d16, 16, 4, 4, (ce_border_mode) 9, d32,
+  ce_assert_invalid (ce_launch_sobel (d16, 16, 4, 4, (ce_border_mode) 9, d32,
           64, s), "border");
   /* threshold */
-  CHECK_INVALID (ce_launch_threshold (NULL, 64, 4, 4, &c, d8, 16, s), "");
-  CHECK_INVALID (ce_launch_threshold (d32, 64, 4, 4, NULL, d8, 16, s), "");
-  CHECK_INVALID (ce_launch_threshold (d32, 64, 4, 4, &c, NULL, 16, s), "");
-  CHECK_INVALID (ce_launch_threshold (d32, 64, 0, 4, &c, d8, 16, s),
+  ce_assert_invalid (ce_launch_threshold (NULL, 64, 4, 4, &c, d8, 16, s), "");
+  ce_assert_invalid (ce_launch_threshold (d32, 64, 4, 4, NULL, d8, 16, s), "");
+  ce_assert_invalid (ce_launch_threshold (d32, 64, 4, 4, &c, NULL, 16, s), "");
+  ce_assert_invalid (ce_launch_threshold (d32, 64, 0, 4, &c, d8, 16, s),
       "width");
-  CHECK_INVALID (ce_launch_threshold (d32, 31, 4, 4, &c, d8, 16, s),
+  ce_assert_invalid (ce_launch_threshold (d32, 31, 4, 4, &c, d8, 16, s),
       "pitch");
-  CHECK_INVALID (ce_launch_threshold (d32, 64, 4, 4, &c, d8, 3, s), "pitch");
+  ce_assert_invalid (ce_launch_threshold (d32, 64, 4, 4, &c, d8, 3, s),
+      "pitch");
   /* sobel + threshold */
-  CHECK_INVALID (ce_launch_sobel_threshold (NULL, 16, 4, 4, &c, d8, 16, s),
+  ce_assert_invalid (ce_launch_sobel_threshold (NULL, 16, 4, 4, &c, d8, 16, s),
       "");
-  CHECK_INVALID (ce_launch_sobel_threshold (d16, 16, 4, 4, NULL, d8, 16, s),
+  ce_assert_invalid (ce_launch_sobel_threshold (d16, 16, 4, 4, NULL, d8, 16, s),
       "");
-  CHECK_INVALID (ce_launch_sobel_threshold (d16, 16, 4, 4, &c, NULL, 16, s),
+  ce_assert_invalid (ce_launch_sobel_threshold (d16, 16, 4, 4, &c, NULL, 16, s),
       "");
-  CHECK_INVALID (ce_launch_sobel_threshold (d16, 16, 4, 0, &c, d8, 16, s),
+  ce_assert_invalid (ce_launch_sobel_threshold (d16, 16, 4, 0, &c, d8, 16, s),
       "height");
-  CHECK_INVALID (ce_launch_sobel_threshold (d16, 7, 4, 4, &c, d8, 16, s),
+  ce_assert_invalid (ce_launch_sobel_threshold (d16, 7, 4, 4, &c, d8, 16, s),
       "pitch");
-  CHECK_INVALID (ce_launch_sobel_threshold (d16, 16, 4, 4, &c, d8, 3, s),
+  ce_assert_invalid (ce_launch_sobel_threshold (d16, 16, 4, 4, &c, d8, 3, s),
       "pitch");
   /* upscale */
-  CHECK_INVALID (ce_launch_upscale2x (NULL, 16, 4, 4, 1, 0, 8, d8, 16, s),
+  ce_assert_invalid (ce_launch_upscale2x (NULL, 16, 4, 4, 1, 0, 8, d8, 16, s),
       "");
-  CHECK_INVALID (ce_launch_upscale2x (d8, 16, 4, 4, 1, 0, 8, NULL, 16, s),
+  ce_assert_invalid (ce_launch_upscale2x (d8, 16, 4, 4, 1, 0, 8, NULL, 16, s),
       "");
-  CHECK_INVALID (ce_launch_upscale2x (d8, 16, 0, 4, 1, 0, 8, d8, 16, s),
+  ce_assert_invalid (ce_launch_upscale2x (d8, 16, 0, 4, 1, 0, 8, d8, 16, s),
       "width");
-  CHECK_INVALID (ce_launch_upscale2x (d8, 16, 4, 4, 3, 0, 8, d8, 32, s),
+  ce_assert_invalid (ce_launch_upscale2x (d8, 16, 4, 4, 3, 0, 8, d8, 32, s),
       "bytes_per_pixel");
-  CHECK_INVALID (ce_launch_upscale2x (d8, 3, 4, 4, 1, 0, 8, d8, 16, s),
+  ce_assert_invalid (ce_launch_upscale2x (d8, 3, 4, 4, 1, 0, 8, d8, 16, s),
       "pitch");
-  CHECK_INVALID (ce_launch_upscale2x (d8, 16, 4, 4, 1, 0, 8, d8, 7, s),
+  ce_assert_invalid (ce_launch_upscale2x (d8, 16, 4, 4, 1, 0, 8, d8, 7, s),
       "pitch");
-  CHECK_INVALID (ce_launch_upscale2x (d8, 16, 4, 4, 4, 0, 8, d8, 31, s),
+  ce_assert_invalid (ce_launch_upscale2x (d8, 16, 4, 4, 4, 0, 8, d8, 31, s),
       "pitch");
-  CHECK_INVALID (ce_launch_upscale2x (d8, 16, 4, 4, 1, 0, 9, d8, 16, s),
+  ce_assert_invalid (ce_launch_upscale2x (d8, 16, 4, 4, 1, 0, 9, d8, 16, s),
       "row");
   /* nothing above may have launched a kernel */
-  CHECK (cudaGetLastError () == cudaSuccess);
-  CHECK (cudaDeviceSynchronize () == cudaSuccess);
+  g_assert_true (cudaGetLastError () == cudaSuccess);
+  g_assert_true (cudaDeviceSynchronize () == cudaSuccess);
 
   /* context */
-  CHECK_INVALID (ce_cuda_ctx_new (-1, 1, &other), "");
-  CHECK (other == NULL);
-  CHECK_STATUS (ce_cuda_device_count (&count), CE_STATUS_OK);
-  CHECK_STATUS (ce_cuda_ctx_new (count + 3, 2, &other), CE_STATUS_NO_DEVICE);
-  CHECK (other == NULL);
+  ce_assert_invalid (ce_cuda_ctx_new (-1, 1, &other), "");
+  g_assert_true (other == NULL);
+  ce_assert_status (ce_cuda_device_count (&count), CE_STATUS_OK);
+  ce_assert_status (ce_cuda_ctx_new (count + 3, 2, &other),
+      CE_STATUS_NO_DEVICE);
+  g_assert_true (other == NULL);
   memset (h, 0, sizeof h);
   f.data = h;
   f.stride = 8;
@@ -806,26 +706,26 @@ test_launchers_reject_bad_arguments (void)
   f.height = 8;
   f.format = CE_FORMAT_GRAY8;
   ce_edge_params_init (&p);
-  CHECK_INVALID (ce_cuda_edge_frame (NULL, &f, &p, h, 8, NULL), "");
-  CHECK_INVALID (ce_cuda_edge_frame (ctx, NULL, &p, h, 8, NULL), "");
-  CHECK_INVALID (ce_cuda_edge_frame (ctx, &f, NULL, h, 8, NULL), "");
-  CHECK_INVALID (ce_cuda_edge_frame (ctx, &f, &p, NULL, 8, NULL), "");
-  CHECK_INVALID (ce_cuda_edge_frame (ctx, &f, &p, h, 7, NULL), "stride");
+  ce_assert_invalid (ce_cuda_edge_frame (NULL, &f, &p, h, 8, NULL), "");
+  ce_assert_invalid (ce_cuda_edge_frame (ctx, NULL, &p, h, 8, NULL), "");
+  ce_assert_invalid (ce_cuda_edge_frame (ctx, &f, NULL, h, 8, NULL), "");
+  ce_assert_invalid (ce_cuda_edge_frame (ctx, &f, &p, NULL, 8, NULL), "");
+  ce_assert_invalid (ce_cuda_edge_frame (ctx, &f, &p, h, 7, NULL), "stride");
   f.width = 0;
-  CHECK_INVALID (ce_cuda_edge_frame (ctx, &f, &p, h, 8, NULL), "width");
+  ce_assert_invalid (ce_cuda_edge_frame (ctx, &f, &p, h, 8, NULL), "width");
   f.width = 8;
   f.stride = 7;
-  CHECK_INVALID (ce_cuda_edge_frame (ctx, &f, &p, h, 8, NULL), "stride");
+  ce_assert_invalid (ce_cuda_edge_frame (ctx, &f, &p, h, 8, NULL), "stride");
   f.stride = 8;
   p.threshold = NAN;
-  CHECK_INVALID (ce_cuda_edge_frame (ctx, &f, &p, h, 8, NULL), "threshold");
-  CHECK_INVALID (ce_cuda_upscale2x_frame (ctx, h, 4, 4, 4, 2, h, 16, NULL),
+  ce_assert_invalid (ce_cuda_edge_frame (ctx, &f, &p, h, 8, NULL), "threshold");
+  ce_assert_invalid (ce_cuda_upscale2x_frame (ctx, h, 4, 4, 4, 2, h, 16, NULL),
       "");
-  CHECK_INVALID (ce_cuda_upscale2x_frame (ctx, h, 4, 4, 4, 1, h, 7, NULL),
+  ce_assert_invalid (ce_cuda_upscale2x_frame (ctx, h, 4, 4, 4, 1, h, 7, NULL),
       "stride");
-  CHECK_INVALID (ce_cuda_upscale2x_frame (ctx, NULL, 4, 4, 4, 1, h, 8,
+  ce_assert_invalid (ce_cuda_upscale2x_frame (ctx, NULL, 4, 4, 4, 1, h, 8,
           NULL), "");
-  CHECK_INVALID (ce_cuda_upscale2x_frame (NULL, h, 4, 4, 4, 1, h, 8, NULL),
+  ce_assert_invalid (ce_cuda_upscale2x_frame (NULL, h, 4, 4, 4, 1, h, 8, NULL),
       "");
 }
 
@@ -833,12 +733,9 @@ static void
 test_luma_matches_reference_for_every_format (const scene * sc)
 {
   int w = sc->w, h = sc->h;
-  if ((sc->kind != IMG_NOISE && sc->kind != IMG_MIXED)
-      || (size_t) w * h > 4000000)
-    return;
   for (int fi = 0; fi < CE_FORMAT_COUNT; fi++) {
     ce_format fmt = (ce_format) fi;
-    size_t row = format_row_bytes (fmt, w);
+    size_t row = ce_test_row_bytes (fmt, w);
     size_t stride = row + 11;
     uint8_t *src = host_alloc (stride * h);
     size_t es = w + 5;
@@ -848,29 +745,30 @@ test_luma_matches_reference_for_every_format (const scene * sc)
     char what[96];
     int lay = fi % 2;
 
-    rng_state = 77 + fi * 1000 + w;
+    ce_test_seed (77 + fi * 1000 + w);
     for (size_t i = 0; i < stride * h; i++)
-      src[i] = (uint8_t) rng ();
+      src[i] = (uint8_t) ce_test_rand ();
     f.data = src;
     f.stride = stride;
     f.width = w;
     f.height = h;
     f.format = fmt;
-    CHECK_STATUS (ce_ref_luma (&f, exp, es), CE_STATUS_OK);
+    ce_assert_status (ce_ref_luma (&f, exp, es), CE_STATUS_OK);
 
     if (!dimg_new (&ds, row, h, 1, lay)
         || !dimg_new (&dl, w, h, 1, 1 - lay)
-        || !dimg_upload (&ds, src, stride) || !dimg_poison (&dl, POISON))
+        || !dimg_upload (&ds, src, stride)
+        || !dimg_poison (&dl, CE_TEST_POISON))
       return;
     snprintf (what, sizeof what, "luma %s", ce_format_name (fmt));
     LAUNCH_TRY (ce_launch_luma (ds.p, ds.pitch, fmt, w, h, 0, h, dl.p,
             dl.pitch, streams[0]));
     if (!sync_all ())
       return;
-    expect_u8 (what, exp, es, &dl, POISON);
+    expect_u8 (what, exp, es, &dl, CE_TEST_POISON);
 
     /* in three bands on three streams */
-    if (!dimg_poison (&dl, POISON2))
+    if (!dimg_poison (&dl, CE_TEST_POISON2))
       return;
     for (int k = 0; k < 3; k++) {
       int r0, r1;
@@ -882,7 +780,7 @@ test_luma_matches_reference_for_every_format (const scene * sc)
     if (!sync_all ())
       return;
     snprintf (what, sizeof what, "luma %s in bands", ce_format_name (fmt));
-    expect_u8 (what, exp, es, &dl, POISON2);
+    expect_u8 (what, exp, es, &dl, CE_TEST_POISON2);
   }
 }
 
@@ -909,11 +807,11 @@ test_blur_variants_match_reference (const scene * sc)
         if (big && lay == 1)
           continue;
         if (!dimg_new (&db, 2 * (size_t) w, h, 2, 1 - lay)
-            || !dimg_poison (&db, POISON))
+            || !dimg_poison (&db, CE_TEST_POISON))
           return;
         if (v == CE_BLUR_TWO_PASS) {
           if (!dimg_new (&dscr, 2 * (size_t) w, h, 2, lay)
-              || !dimg_poison (&dscr, POISON))
+              || !dimg_poison (&dscr, CE_TEST_POISON))
             return;
           scratch = (uint16_t *) dscr.p;
           scratch_pitch = dscr.pitch;
@@ -925,7 +823,8 @@ test_blur_variants_match_reference (const scene * sc)
         if (!sync_all ())
           return;
         snprintf (what, sizeof what, "blur %s %s layout %d",
-            ce_blur_variant_name ((ce_blur_variant) v), border_names[m], lay);
+            ce_blur_variant_name ((ce_blur_variant) v),
+            ce_test_border_name (m), lay);
         expect_u16 (what, sc->b[m], sc->bs, &db);
       }
   }
@@ -935,8 +834,6 @@ static void
 test_sobel_matches_reference (const scene * sc)
 {
   int w = sc->w, h = sc->h;
-  if ((size_t) w * h > 4000000)
-    return;
   for (int blur = 0; blur < 2; blur++)
     for (int m = 0; m < 3; m++)
       for (int lay = 0; lay < 2; lay++) {
@@ -945,14 +842,14 @@ test_sobel_matches_reference (const scene * sc)
         if (!dimg_new (&db, 2 * (size_t) w, h, 2, lay)
             || !dimg_new (&dg, 8 * (size_t) w, h, 4, 1 - lay)
             || !dimg_upload (&db, blur ? sc->b[m] : sc->y16, sc->bs)
-            || !dimg_poison (&dg, POISON))
+            || !dimg_poison (&dg, CE_TEST_POISON))
           return;
         LAUNCH_TRY (ce_launch_sobel ((const uint16_t *) db.p, db.pitch, w, h,
                 (ce_border_mode) m, (int32_t *) dg.p, dg.pitch, streams[m]));
         if (!sync_all ())
           return;
         snprintf (what, sizeof what, "sobel blur %d %s layout %d", blur,
-            border_names[m], lay);
+            ce_test_border_name (m), lay);
         expect_grad (what, sc->g[blur][m], sc->gs, &dg);
       }
 }
@@ -963,8 +860,6 @@ test_threshold_matches_reference (const scene * sc)
   int w = sc->w, h = sc->h;
   combo cs[32];
   int nc = make_combos (cs);
-  if ((size_t) w * h > 4000000)
-    return;
   for (int blur = 0; blur < 2; blur++)
     for (int m = 0; m < 3; m += 1) {
       dimg dg;
@@ -973,13 +868,13 @@ test_threshold_matches_reference (const scene * sc)
           || !dimg_upload (&dg, sc->g[blur][m], sc->gs))
         return;
       for (int k = 0; k < nc; k++) {
-        ce_edge_consts c = make_consts (cs[k].t, blur, (ce_border_mode) m,
+        ce_edge_consts c = ce_test_consts (cs[k].t, blur, (ce_border_mode) m,
             cs[k].norm, cs[k].out);
         size_t es;
         uint8_t *exp = expected_output (sc, blur, m, &c, &es);
         dimg dd;
         char what[128];
-        int poison = (k % 2) ? POISON2 : POISON;
+        int poison = (k % 2) ? CE_TEST_POISON2 : CE_TEST_POISON;
         if (!dimg_new (&dd, w, h, 1, 1 - lay) || !dimg_poison (&dd, poison))
           return;
         LAUNCH_TRY (ce_launch_threshold ((const int32_t *) dg.p, dg.pitch, w,
@@ -987,8 +882,8 @@ test_threshold_matches_reference (const scene * sc)
         if (!sync_all ())
           return;
         snprintf (what, sizeof what, "threshold blur %d %s t %g %s", blur,
-            cs[k].norm == CE_NORM_L1 ? "l1" : "l2", cs[k].t,
-            cs[k].out == CE_OUTPUT_EDGES ? "edges" : "magnitude");
+            ce_test_norm_name (cs[k].norm), cs[k].t,
+            ce_test_output_name (cs[k].out));
         expect_u8 (what, exp, es, &dd, poison);
       }
       free_tracked ();
@@ -1001,8 +896,6 @@ test_sobel_threshold_matches_reference (const scene * sc)
   int w = sc->w, h = sc->h;
   combo cs[32];
   int nc = make_combos (cs);
-  if ((size_t) w * h > 4000000)
-    return;
   for (int blur = 0; blur < 2; blur++)
     for (int m = 0; m < 3; m++) {
       dimg db;
@@ -1011,13 +904,13 @@ test_sobel_threshold_matches_reference (const scene * sc)
           || !dimg_upload (&db, blur ? sc->b[m] : sc->y16, sc->bs))
         return;
       for (int k = 0; k < nc; k++) {
-        ce_edge_consts c = make_consts (cs[k].t, blur, (ce_border_mode) m,
+        ce_edge_consts c = ce_test_consts (cs[k].t, blur, (ce_border_mode) m,
             cs[k].norm, cs[k].out);
         size_t es;
         uint8_t *exp = expected_output (sc, blur, m, &c, &es);
         dimg dd;
         char what[128];
-        int poison = (k % 2) ? POISON2 : POISON;
+        int poison = (k % 2) ? CE_TEST_POISON2 : CE_TEST_POISON;
         if (!dimg_new (&dd, w, h, 1, 1 - lay) || !dimg_poison (&dd, poison))
           return;
         LAUNCH_TRY (ce_launch_sobel_threshold ((const uint16_t *) db.p,
@@ -1025,8 +918,8 @@ test_sobel_threshold_matches_reference (const scene * sc)
         if (!sync_all ())
           return;
         snprintf (what, sizeof what, "sobel_threshold blur %d %s %s t %g %s",
-            blur, border_names[m], cs[k].norm == CE_NORM_L1 ? "l1" : "l2",
-            cs[k].t, cs[k].out == CE_OUTPUT_EDGES ? "edges" : "magnitude");
+            blur, ce_test_border_name (m), ce_test_norm_name (cs[k].norm),
+            cs[k].t, ce_test_output_name (cs[k].out));
         expect_u8 (what, exp, es, &dd, poison);
       }
       free_tracked ();
@@ -1039,8 +932,6 @@ static void
 test_reference_chain_equals_staged_reference (const scene * sc)
 {
   int w = sc->w, h = sc->h;
-  if ((size_t) w * h > 4000000)
-    return;
   for (int blur = 0; blur < 2; blur++)
     for (int m = 0; m < 3; m++)
       for (int k = 0; k < 2; k++) {
@@ -1055,14 +946,14 @@ test_reference_chain_equals_staged_reference (const scene * sc)
         p.border = (ce_border_mode) m;
         p.norm = k ? CE_NORM_L2 : CE_NORM_L1;
         p.output = k ? CE_OUTPUT_EDGES : CE_OUTPUT_MAGNITUDE;
-        CHECK_STATUS (ce_edge_consts_init (&c, &p), CE_STATUS_OK);
+        ce_assert_status (ce_edge_consts_init (&c, &p), CE_STATUS_OK);
         exp = expected_output (sc, blur, m, &c, &es);
-        memset (got, POISON, ds * h);
-        CHECK_STATUS (ce_ref_edge (sc->y, sc->ys, w, h, &p, got, ds),
+        memset (got, CE_TEST_POISON, ds * h);
+        ce_assert_status (ce_ref_edge (sc->y, sc->ys, w, h, &p, got, ds),
             CE_STATUS_OK);
         snprintf (what, sizeof what, "ce_ref_edge blur %d %s combo %d", blur,
-            border_names[m], k);
-        expect_host_u8 (what, exp, es, got, ds, w, h, POISON);
+            ce_test_border_name (m), k);
+        expect_host_u8 (what, exp, es, got, ds, w, h, CE_TEST_POISON);
       }
 }
 
@@ -1081,13 +972,13 @@ test_fused_matches_reference_for_every_option (const scene * sc)
   for (int blur = 0; blur < 2; blur++)
     for (int m = 0; m < 3; m++)
       for (int k = 0; k < nc; k++) {
-        ce_edge_consts c = make_consts (cs[k].t, blur, (ce_border_mode) m,
+        ce_edge_consts c = ce_test_consts (cs[k].t, blur, (ce_border_mode) m,
             cs[k].norm, cs[k].out);
         size_t es;
         uint8_t *exp = expected_output (sc, blur, m, &c, &es);
         for (int lay = 0; lay < 2; lay++) {
           char what[128];
-          int poison = lay ? POISON2 : POISON;
+          int poison = lay ? CE_TEST_POISON2 : CE_TEST_POISON;
           if (!dimg_poison (&dd[lay], poison))
             return;
           LAUNCH_TRY (ce_launch_edge_fused (dy[lay].p, dy[lay].pitch, w, h,
@@ -1095,17 +986,14 @@ test_fused_matches_reference_for_every_option (const scene * sc)
           if (!sync_all ())
             return;
           snprintf (what, sizeof what, "fused blur %d %s %s t %g %s "
-              "layout %d", blur, border_names[m],
-              cs[k].norm == CE_NORM_L1 ? "l1" : "l2", cs[k].t,
-              cs[k].out == CE_OUTPUT_EDGES ? "edges" : "magnitude", lay);
+              "layout %d", blur, ce_test_border_name (m),
+              ce_test_norm_name (cs[k].norm), cs[k].t,
+              ce_test_output_name (cs[k].out), lay);
           expect_u8 (what, exp, es, &dd[lay], poison);
         }
         /* expected outputs of big frames are large: let them go */
-        if (n_tracked_host > 8) {
-          for (int i = 0; i < n_tracked_host; i++)
-            free (tracked_host[i]);
-          n_tracked_host = 0;
-        }
+        if (tracked_host->len > 8)
+          g_ptr_array_set_size (tracked_host, 0);
       }
 }
 
@@ -1124,19 +1012,19 @@ test_fused_in_bands_equals_whole (const scene * sc)
     for (int m = 0; m < 3; m++)
       for (int k = 0; k < 2; k++) {
         ce_edge_consts c = k ?
-            make_consts (37.3, blur, (ce_border_mode) m, CE_NORM_L2,
+            ce_test_consts (37.3, blur, (ce_border_mode) m, CE_NORM_L2,
             CE_OUTPUT_EDGES) :
-            make_consts (0.0, blur, (ce_border_mode) m, CE_NORM_L1,
+            ce_test_consts (0.0, blur, (ce_border_mode) m, CE_NORM_L1,
             CE_OUTPUT_MAGNITUDE);
         size_t es;
         uint8_t *exp = expected_output (sc, blur, m, &c, &es);
         char what[96];
         int r0, r1;
         snprintf (what, sizeof what, "fused bands blur %d %s %s", blur,
-            border_names[m], k ? "l2 edges 37.3" : "l1 magnitude");
+            ce_test_border_name (m), k ? "l2 edges 37.3" : "l1 magnitude");
 
         /* one band, then the rest */
-        if (!dimg_poison (&dd, POISON))
+        if (!dimg_poison (&dd, CE_TEST_POISON))
           return;
         bands_of (h, 1, &r0, &r1);
         if (r0 < r1) {
@@ -1144,7 +1032,7 @@ test_fused_in_bands_equals_whole (const scene * sc)
                   dd.p, dd.pitch, streams[1]));
           if (!sync_all ())
             return;
-          expect_u8_rows (what, exp, es, &dd, r0, r1, POISON);
+          expect_u8_rows (what, exp, es, &dd, r0, r1, CE_TEST_POISON);
         }
         for (int b = 0; b < 3; b += 2) {
           bands_of (h, b, &r0, &r1);
@@ -1154,10 +1042,10 @@ test_fused_in_bands_equals_whole (const scene * sc)
         }
         if (!sync_all ())
           return;
-        expect_u8 (what, exp, es, &dd, POISON);
+        expect_u8 (what, exp, es, &dd, CE_TEST_POISON);
 
         /* all three at once on three streams */
-        if (!dimg_poison (&dd, POISON2))
+        if (!dimg_poison (&dd, CE_TEST_POISON2))
           return;
         for (int b = 0; b < 3; b++) {
           bands_of (h, b, &r0, &r1);
@@ -1167,7 +1055,7 @@ test_fused_in_bands_equals_whole (const scene * sc)
         }
         if (!sync_all ())
           return;
-        expect_u8 (what, exp, es, &dd, POISON2);
+        expect_u8 (what, exp, es, &dd, CE_TEST_POISON2);
       }
 }
 
@@ -1175,21 +1063,19 @@ static void
 test_upscale_kernel_matches_reference (const scene * sc)
 {
   int w = sc->w, h = sc->h;
-  if ((size_t) w * h > 4000000 || sc->kind == IMG_BLOCKS)
-    return;
   for (int bpp = 1; bpp <= 4; bpp += 3) {
     size_t row = (size_t) w * bpp;
     size_t ss = row + 4 * bpp + 1;
     size_t es = 2 * row + 9;
     uint8_t *src = host_alloc (ss * h);
     uint8_t *exp = host_alloc (es * 2 * h);
-    rng_state = 99 + w + bpp;
+    ce_test_seed (99 + w + bpp);
     for (size_t i = 0; i < ss * h; i++)
-      src[i] = (uint8_t) rng ();
+      src[i] = (uint8_t) ce_test_rand ();
     if (bpp == 1)
       for (int r = 0; r < h; r++)
         memcpy (src + r * ss, sc->y + r * sc->ys, w);
-    CHECK_STATUS (ce_ref_upscale2x (src, ss, w, h, bpp, exp, es),
+    ce_assert_status (ce_ref_upscale2x (src, ss, w, h, bpp, exp, es),
         CE_STATUS_OK);
     for (int lay = 0; lay < 2; lay++) {
       dimg ds, dd;
@@ -1197,17 +1083,17 @@ test_upscale_kernel_matches_reference (const scene * sc)
       int r0, r1;
       if (!dimg_new (&ds, row, h, bpp, lay)
           || !dimg_new (&dd, 2 * row, 2 * h, bpp, 1 - lay)
-          || !dimg_upload (&ds, src, ss) || !dimg_poison (&dd, POISON))
+          || !dimg_upload (&ds, src, ss) || !dimg_poison (&dd, CE_TEST_POISON))
         return;
       LAUNCH_TRY (ce_launch_upscale2x (ds.p, ds.pitch, w, h, bpp, 0, 2 * h,
               dd.p, dd.pitch, streams[lay]));
       if (!sync_all ())
         return;
       snprintf (what, sizeof what, "upscale2x bpp %d layout %d", bpp, lay);
-      expect_u8 (what, exp, es, &dd, POISON);
+      expect_u8 (what, exp, es, &dd, CE_TEST_POISON);
 
       /* bands of the 2H output rows: the middle one alone, then the rest */
-      if (!dimg_poison (&dd, POISON2))
+      if (!dimg_poison (&dd, CE_TEST_POISON2))
         return;
       bands_of (2 * h, 1, &r0, &r1);
       LAUNCH_TRY (ce_launch_upscale2x (ds.p, ds.pitch, w, h, bpp, r0, r1,
@@ -1216,7 +1102,7 @@ test_upscale_kernel_matches_reference (const scene * sc)
         return;
       snprintf (what, sizeof what, "upscale2x bpp %d layout %d bands", bpp,
           lay);
-      expect_u8_rows (what, exp, es, &dd, r0, r1, POISON2);
+      expect_u8_rows (what, exp, es, &dd, r0, r1, CE_TEST_POISON2);
       for (int b = 0; b < 3; b += 2) {
         bands_of (2 * h, b, &r0, &r1);
         if (r0 < r1)
@@ -1225,7 +1111,7 @@ test_upscale_kernel_matches_reference (const scene * sc)
       }
       if (!sync_all ())
         return;
-      expect_u8 (what, exp, es, &dd, POISON2);
+      expect_u8 (what, exp, es, &dd, CE_TEST_POISON2);
     }
   }
 }
@@ -1265,8 +1151,6 @@ test_edge_frame_matches_reference (const scene * sc)
   int nf, np;
   ce_edge_params params[3];
 
-  if (sc->kind != IMG_MIXED || (size_t) w * h > 4000000)
-    return;
   if ((size_t) w * h <= 2000) {
     fmts = all;
     nf = (int) (sizeof all / sizeof all[0]);
@@ -1291,7 +1175,7 @@ test_edge_frame_matches_reference (const scene * sc)
   for (int fi = 0; fi < nf; fi++) {
     ce_format fmt = fmts[fi];
     ce_luma_layout lay;
-    size_t row = format_row_bytes (fmt, w);
+    size_t row = ce_test_row_bytes (fmt, w);
     size_t stride = row + 7;
     size_t ds = w + 9, es = w + 3;
     uint8_t *src = host_alloc (stride * h);
@@ -1303,19 +1187,19 @@ test_edge_frame_matches_reference (const scene * sc)
 
     if (!src_pinned || !dst_pinned)
       return;
-    CHECK_STATUS (ce_luma_layout_get (fmt, &lay), CE_STATUS_OK);
+    ce_assert_status (ce_luma_layout_get (fmt, &lay), CE_STATUS_OK);
     /* structure from the scene in the luma (or in R, G, B), noise in the
      * other bytes */
-    rng_state = 1234 + fi;
+    ce_test_seed (1234 + fi);
     for (size_t i = 0; i < stride * h; i++)
-      src[i] = (uint8_t) rng ();
+      src[i] = (uint8_t) ce_test_rand ();
     for (int r = 0; r < h; r++)
       for (int c = 0; c < w; c++) {
         uint8_t v = sc->y[r * sc->ys + c];
         uint8_t *px = src + r * stride + (size_t) c * lay.bytes_per_pixel;
         if (lay.is_rgb) {
           px[lay.r_offset] = v;
-          px[lay.g_offset] = (uint8_t) (v ^ (rng () & 7));
+          px[lay.g_offset] = (uint8_t) (v ^ (ce_test_rand () & 7));
           px[lay.b_offset] = (uint8_t) (255 - v);
         } else {
           px[lay.y_offset] = v;
@@ -1330,14 +1214,14 @@ test_edge_frame_matches_reference (const scene * sc)
     for (int pi = 0; pi < np; pi++) {
       f.data = src;
       memset (exp, 0, es * h);
-      CHECK_STATUS (ce_ref_edge_frame (&f, &params[pi], exp, es),
+      ce_assert_status (ce_ref_edge_frame (&f, &params[pi], exp, es),
           CE_STATUS_OK);
       for (int bi = 0; bi < 4; bi++)
         for (int mem = 0; mem < MEM_COUNT; mem++) {
           uint8_t *out = mem == MEM_PINNED ? dst_pinned : dst;
           ce_timing t;
           char what[160];
-          int poison = (bi + mem) % 2 ? POISON2 : POISON;
+          int poison = (bi + mem) % 2 ? CE_TEST_POISON2 : CE_TEST_POISON;
           if (mem == MEM_PINNED_SRC_ONLY && band_counts[bi] != 4)
             continue;
           ce_cuda_ctx_set_bands (ctx, band_counts[bi]);
@@ -1351,24 +1235,22 @@ test_edge_frame_matches_reference (const scene * sc)
           expect_host_u8 (what, exp, es, out, ds, w, h, poison);
           if (!(t.upload_us >= 0.0 && t.kernel_us >= 0.0
                   && t.download_us >= 0.0))
-            report_failure (__FILE__, __LINE__, "%s: timing %g %g %g", what,
-                t.upload_us, t.kernel_us, t.download_us);
+            ce_test_fail ("%s: timing %g %g %g", what, t.upload_us, t.kernel_us,
+                t.download_us);
           /* the source is left as it was */
           if (memcmp (f.data, src, stride * h) != 0)
-            report_failure (__FILE__, __LINE__, "%s: source modified", what);
+            ce_test_fail ("%s: source modified", what);
         }
     }
   }
   ce_cuda_ctx_set_bands (ctx, 0);
-  CHECK (cudaGetLastError () == cudaSuccess);
+  g_assert_true (cudaGetLastError () == cudaSuccess);
 }
 
 static void
 test_upscale_frame_matches_reference (const scene * sc)
 {
   int w = sc->w, h = sc->h;
-  if (sc->kind != IMG_MIXED || (size_t) w * h > 4000000)
-    return;
   for (int bpp = 1; bpp <= 4; bpp += 3) {
     size_t row = (size_t) w * bpp;
     size_t ss = row + 4 * bpp;
@@ -1381,21 +1263,21 @@ test_upscale_frame_matches_reference (const scene * sc)
     uint8_t *exp = host_alloc (es * 2 * h);
     if (!src_pinned || !dst_pinned)
       return;
-    rng_state = 4321 + bpp;
+    ce_test_seed (4321 + bpp);
     for (size_t i = 0; i < ss * h; i++)
-      src[i] = (uint8_t) rng ();
+      src[i] = (uint8_t) ce_test_rand ();
     for (int r = 0; r < h; r++)
       for (int c = 0; c < w; c++)
         src[r * ss + (size_t) c * bpp] = sc->y[r * sc->ys + c];
     memcpy (src_pinned, src, ss * h);
-    CHECK_STATUS (ce_ref_upscale2x (src, ss, w, h, bpp, exp, es),
+    ce_assert_status (ce_ref_upscale2x (src, ss, w, h, bpp, exp, es),
         CE_STATUS_OK);
     for (int bi = 0; bi < 4; bi++)
       for (int mem = 0; mem < 2; mem++) {
         uint8_t *in = mem ? src_pinned : src;
         uint8_t *out = mem ? dst_pinned : dst;
         char what[128];
-        int poison = (bi + mem) % 2 ? POISON2 : POISON;
+        int poison = (bi + mem) % 2 ? CE_TEST_POISON2 : CE_TEST_POISON;
         ce_cuda_ctx_set_bands (ctx, band_counts[bi]);
         memset (out, poison, ds * 2 * h);
         LAUNCH_TRY (ce_cuda_upscale2x_frame (ctx, in, ss, w, h, bpp, out, ds,
@@ -1441,8 +1323,6 @@ test_frames_in_flight_match_reference (const scene * sc)
   ce_frame fa, fb, fc;
   uint8_t *rgba, *da, *db, *dc, *ea, *eb, *ec;
 
-  if (sc->kind != IMG_MIXED || (size_t) w * h > 4000000)
-    return;
   ce_edge_params_init (&pa);
   ce_edge_params_init (&pb);
   pb.border = CE_BORDER_REFLECT;
@@ -1470,12 +1350,12 @@ test_frames_in_flight_match_reference (const scene * sc)
   fb.stride = rs;
   fb.format = CE_FORMAT_RGBA;
   fc = fa;
-  CHECK_STATUS (ce_ref_edge_frame (&fa, &pa, ea, ds), CE_STATUS_OK);
-  CHECK_STATUS (ce_ref_edge_frame (&fb, &pb, eb, ds), CE_STATUS_OK);
-  CHECK_STATUS (ce_ref_edge_frame (&fc, &pc, ec, ds), CE_STATUS_OK);
-  memset (da, POISON, ds * h);
-  memset (db, POISON2, ds * h);
-  memset (dc, POISON, ds * h);
+  ce_assert_status (ce_ref_edge_frame (&fa, &pa, ea, ds), CE_STATUS_OK);
+  ce_assert_status (ce_ref_edge_frame (&fb, &pb, eb, ds), CE_STATUS_OK);
+  ce_assert_status (ce_ref_edge_frame (&fc, &pc, ec, ds), CE_STATUS_OK);
+  memset (da, CE_TEST_POISON, ds * h);
+  memset (db, CE_TEST_POISON2, ds * h);
+  memset (dc, CE_TEST_POISON, ds * h);
 
   LAUNCH_TRY (ce_cuda_edge_frame_submit (ctx, 0, &fa, &pa, da, ds));
   LAUNCH_TRY (ce_cuda_edge_frame_submit (ctx, 1, &fb, &pb, db, ds));
@@ -1483,11 +1363,12 @@ test_frames_in_flight_match_reference (const scene * sc)
   LAUNCH_TRY (ce_cuda_edge_frame_submit (ctx, 0, &fc, &pc, dc, ds));
   LAUNCH_TRY (ce_cuda_frame_wait (ctx, 1, NULL));
   LAUNCH_TRY (ce_cuda_frame_wait (ctx, 0, NULL));
-  expect_host_u8 ("in flight: GRAY8 slot 0", ea, ds, da, ds, w, h, POISON);
+  expect_host_u8 ("in flight: GRAY8 slot 0", ea, ds, da, ds, w, h,
+      CE_TEST_POISON);
   expect_host_u8 ("in flight: RGBA slot 1 (staged dst)", eb, ds, db, ds, w,
-      h, POISON2);
+      h, CE_TEST_POISON2);
   expect_host_u8 ("in flight: GRAY8 magnitude slot 0 again", ec, ds, dc, ds,
-      w, h, POISON);
+      w, h, CE_TEST_POISON);
 
   /* The upscale shares the slots. */
   {
@@ -1496,8 +1377,8 @@ test_frames_in_flight_match_reference (const scene * sc)
     uint8_t *ue = host_alloc (us * 2 * h);
     if (!up)
       return;
-    memset (up, POISON, us * 2 * h);
-    CHECK_STATUS (ce_ref_upscale2x (rgba, rs, w, h, 4, ue, us),
+    memset (up, CE_TEST_POISON, us * 2 * h);
+    ce_assert_status (ce_ref_upscale2x (rgba, rs, w, h, 4, ue, us),
         CE_STATUS_OK);
     LAUNCH_TRY (ce_cuda_upscale2x_frame_submit (ctx, 1, rgba, rs, w, h, 4,
             up, us));
@@ -1505,9 +1386,9 @@ test_frames_in_flight_match_reference (const scene * sc)
     LAUNCH_TRY (ce_cuda_frame_wait (ctx, 1, NULL));
     LAUNCH_TRY (ce_cuda_frame_wait (ctx, 0, NULL));
     expect_host_u8 ("in flight: upscale RGBA slot 1", ue, us, up, us,
-        8 * (size_t) w, 2 * h, POISON);
+        8 * (size_t) w, 2 * h, CE_TEST_POISON);
     expect_host_u8 ("in flight: GRAY8 beside the upscale", ea, ds, da, ds,
-        w, h, POISON);
+        w, h, CE_TEST_POISON);
   }
 }
 
@@ -1523,9 +1404,9 @@ test_frame_slots_reject_misuse_and_report_injected_failure (void)
   ce_frame f;
   ce_status s;
 
-  rng_state = 77;
+  ce_test_seed (77);
   for (int i = 0; i < W * H; i++)
-    y[i] = (uint8_t) rng ();
+    y[i] = (uint8_t) ce_test_rand ();
   ce_edge_params_init (&p);
   p.threshold = 20;
   f.data = y;
@@ -1533,58 +1414,85 @@ test_frame_slots_reject_misuse_and_report_injected_failure (void)
   f.width = W;
   f.height = H;
   f.format = CE_FORMAT_GRAY8;
-  CHECK_STATUS (ce_ref_edge_frame (&f, &p, e, W), CE_STATUS_OK);
+  ce_assert_status (ce_ref_edge_frame (&f, &p, e, W), CE_STATUS_OK);
 
-  CHECK_INVALID (ce_cuda_edge_frame_submit (ctx, 2, &f, &p, d, W), "slot");
-  CHECK_INVALID (ce_cuda_edge_frame_submit (ctx, -1, &f, &p, d, W), "slot");
-  CHECK_INVALID (ce_cuda_frame_wait (ctx, 1, NULL), "slot");
+  ce_assert_invalid (ce_cuda_edge_frame_submit (ctx, 2, &f, &p, d, W), "slot");
+  ce_assert_invalid (ce_cuda_edge_frame_submit (ctx, -1, &f, &p, d, W), "slot");
+  ce_assert_invalid (ce_cuda_frame_wait (ctx, 1, NULL), "slot");
   LAUNCH_TRY (ce_cuda_edge_frame_submit (ctx, 0, &f, &p, d, W));
-  CHECK_INVALID (ce_cuda_edge_frame_submit (ctx, 0, &f, &p, d, W), "slot");
-  CHECK_INVALID (ce_cuda_edge_frame (ctx, &f, &p, d, W, NULL), "slot");
+  ce_assert_invalid (ce_cuda_edge_frame_submit (ctx, 0, &f, &p, d, W), "slot");
+  ce_assert_invalid (ce_cuda_edge_frame (ctx, &f, &p, d, W, NULL), "slot");
   LAUNCH_TRY (ce_cuda_frame_wait (ctx, 0, NULL));
-  CHECK_INVALID (ce_cuda_frame_wait (ctx, 0, NULL), "slot");
+  ce_assert_invalid (ce_cuda_frame_wait (ctx, 0, NULL), "slot");
 
   ce_cuda_ctx_inject_failure (ctx, 2);
   LAUNCH_TRY (ce_cuda_edge_frame_submit (ctx, 0, &f, &p, d, W));
   LAUNCH_TRY (ce_cuda_edge_frame_submit (ctx, 1, &f, &p, d2, W));
-  CHECK_STATUS (ce_cuda_frame_wait (ctx, 0, NULL), CE_STATUS_OK);
+  ce_assert_status (ce_cuda_frame_wait (ctx, 0, NULL), CE_STATUS_OK);
   s = ce_cuda_frame_wait (ctx, 1, NULL);
-  CHECK (s == CE_STATUS_CUDA_ERROR);
-  CHECK (strstr (ce_last_error (), "inject") != NULL);
-  memset (d, POISON, W * H);
+  g_assert_true (s == CE_STATUS_CUDA_ERROR);
+  g_assert_true (strstr (ce_last_error (), "inject") != NULL);
+  memset (d, CE_TEST_POISON, W * H);
   LAUNCH_TRY (ce_cuda_edge_frame (ctx, &f, &p, d, W, NULL));
   expect_host_u8 ("frame after an injected failure", e, W, d, W, W, H,
-      POISON);
+      CE_TEST_POISON);
 }
+
+/* ---- cases ---- */
+
+/* Which scenes a kernel case runs on. */
+enum
+{
+  ON_EVERY_SCENE = 0,
+  UP_TO_4M = 1 << 0,            /* frames of 4 Mpixels at most */
+  NO_BLOCKS = 1 << 1,           /* noise and mixed */
+  MIXED_ONLY = 1 << 2,
+};
 
 typedef struct
 {
   const char *name;
-  void (*once) (void);
-  void (*per_scene) (const scene * sc);
-  int failures, runs;
-} test_case;
+  void (*func) (const scene * sc);
+  int only;
+} scene_test;
 
-#define TEST_ONCE(fn) { #fn, fn, NULL, 0, 0 }
-#define TEST_SCENE(fn) { #fn, NULL, fn, 0, 0 }
-
-static test_case tests[] = {
-  TEST_ONCE (test_launchers_reject_bad_arguments),
-  TEST_SCENE (test_luma_matches_reference_for_every_format),
-  TEST_SCENE (test_blur_variants_match_reference),
-  TEST_SCENE (test_sobel_matches_reference),
-  TEST_SCENE (test_threshold_matches_reference),
-  TEST_SCENE (test_sobel_threshold_matches_reference),
-  TEST_SCENE (test_reference_chain_equals_staged_reference),
-  TEST_SCENE (test_fused_matches_reference_for_every_option),
-  TEST_SCENE (test_fused_in_bands_equals_whole),
-  TEST_SCENE (test_upscale_kernel_matches_reference),
-  TEST_SCENE (test_edge_frame_matches_reference),
-  TEST_SCENE (test_upscale_frame_matches_reference),
-  TEST_SCENE (test_frames_in_flight_match_reference),
-  TEST_ONCE (test_frame_slots_reject_misuse_and_report_injected_failure),
+static const scene_test scene_tests[] = {
+  {"luma-matches-reference-for-every-format",
+      test_luma_matches_reference_for_every_format, UP_TO_4M | NO_BLOCKS},
+  {"blur-variants-match-reference", test_blur_variants_match_reference,
+      ON_EVERY_SCENE},
+  {"sobel-matches-reference", test_sobel_matches_reference, UP_TO_4M},
+  {"threshold-matches-reference", test_threshold_matches_reference,
+      UP_TO_4M},
+  {"sobel-threshold-matches-reference",
+      test_sobel_threshold_matches_reference, UP_TO_4M},
+  {"reference-chain-equals-staged-reference",
+      test_reference_chain_equals_staged_reference, UP_TO_4M},
+  {"fused-matches-reference-for-every-option",
+      test_fused_matches_reference_for_every_option, ON_EVERY_SCENE},
+  {"fused-in-bands-equals-whole", test_fused_in_bands_equals_whole,
+      ON_EVERY_SCENE},
+  {"upscale-kernel-matches-reference", test_upscale_kernel_matches_reference,
+      UP_TO_4M | NO_BLOCKS},
+  {"edge-frame-matches-reference", test_edge_frame_matches_reference,
+      UP_TO_4M | MIXED_ONLY},
+  {"upscale-frame-matches-reference", test_upscale_frame_matches_reference,
+      UP_TO_4M | MIXED_ONLY},
+  {"frames-in-flight-match-reference", test_frames_in_flight_match_reference,
+      UP_TO_4M | MIXED_ONLY},
 };
-#define N_TESTS ((int) (sizeof tests / sizeof tests[0]))
+
+typedef struct
+{
+  const char *name;
+  void (*func) (void);
+} once_test;
+
+static const once_test once_tests[] = {
+  {"launchers-reject-bad-arguments", test_launchers_reject_bad_arguments},
+  {"frame-slots-reject-misuse-and-report-injected-failure",
+      test_frame_slots_reject_misuse_and_report_injected_failure},
+};
 
 static const struct
 {
@@ -1593,129 +1501,199 @@ static const struct
   {1, 1}, {2, 3}, {3, 2}, {31, 33}, {613, 611}, {1920, 1080}, {4096, 4096},
 };
 
-/* ---- cases of GLib's test framework ---- */
+/* Fewer images for the large frames; none of them with --quick. */
+static gboolean
+scene_wanted (int w, int h, image_kind kind)
+{
+  size_t px = (size_t) w * h;
 
-/* The context and streams every case uses, made by the first case. */
+  if (px > 613 * 611 && (ce_test_quick || kind == IMG_BLOCKS))
+    return FALSE;
+  return px <= 4000000 || kind == IMG_MIXED;
+}
+
+static gboolean
+runs_on (const scene_test * t, int w, int h, image_kind kind)
+{
+  if ((t->only & UP_TO_4M) && (size_t) w * h > 4000000)
+    return FALSE;
+  if ((t->only & NO_BLOCKS) && kind == IMG_BLOCKS)
+    return FALSE;
+  if ((t->only & MIXED_ONLY) && kind != IMG_MIXED)
+    return FALSE;
+  return TRUE;
+}
+
+/* The context and streams every case uses, made by the first case that
+ * runs.  FALSE, and the case skipped (no usable GPU) or failed (a CUDA
+ * error), when there are none. */
 static gboolean
 gpu_ready (void)
 {
-  static int state;             /* 0: not tried, 1: ready, -1: no GPU */
-  ce_status s;
-  int count = 0;
+  static int state;             /* 0: not tried, 1: ready, -1: no GPU,
+                                 * -2: failed */
+  static char *why;
 
   if (state == 0) {
+    int count = 0;
+    ce_status s = ce_cuda_device_count (&count);
+    cudaError_t err = cudaSuccess;
+
     state = -1;
-    s = ce_cuda_device_count (&count);
     if (s != CE_STATUS_OK || count < 1) {
-      fprintf (stderr, "\n*************************************************"
-          "*********\nSKIP: no CUDA device available (%s) - GPU tests NOT "
-          "run\n**************************************************"
-          "********\n\n", ce_last_error ());
+      why = g_strdup (ce_last_error ());
     } else if ((s = ce_cuda_ctx_new (-1, 3, &ctx)) != CE_STATUS_OK) {
-      g_test_fail_printf ("ce_cuda_ctx_new failed: %s (%s)",
+      /* a GPU the build cannot run on is no usable device */
+      why = g_strdup_printf ("ce_cuda_ctx_new: %s (%s)",
           ce_status_string (s), ce_last_error ());
-    } else if (CUDA_OK (cudaSetDevice (ce_cuda_ctx_device_id (ctx)))) {
+      state = s == CE_STATUS_NO_DEVICE ? -1 : -2;
+    } else if ((err = cudaSetDevice (ce_cuda_ctx_device_id (ctx)))
+        != cudaSuccess) {
+      why = g_strdup_printf ("cudaSetDevice: %s", cudaGetErrorString (err));
+      state = -2;
+    } else {
       state = 1;
-      for (int i = 0; i < 3; i++)
-        if (!CUDA_OK (cudaStreamCreateWithFlags (&streams[i],
-                    cudaStreamNonBlocking)))
-          state = -1;
-      printf ("# device %d: %s%s\n", ce_cuda_ctx_device_id (ctx),
-          ce_cuda_ctx_device_name (ctx), quick ? " (--quick)" : "");
+      for (int i = 0; i < 3 && state == 1; i++)
+        if ((err = cudaStreamCreateWithFlags (&streams[i],
+                    cudaStreamNonBlocking)) != cudaSuccess) {
+          why = g_strdup_printf ("cudaStreamCreateWithFlags: %s",
+              cudaGetErrorString (err));
+          state = -2;
+        }
     }
+    if (state == 1)
+      g_test_message ("device %d: %s%s", ce_cuda_ctx_device_id (ctx),
+          ce_cuda_ctx_device_name (ctx) ? ce_cuda_ctx_device_name (ctx) : "?",
+          ce_test_quick ? " (--quick)" : "");
+    else if (state == -1)
+      g_printerr ("\n**********************************************************"
+          "\nSKIP: no CUDA device: %s - the /gpu/core cases are NOT run\n"
+          "**********************************************************\n\n",
+          why);
   }
-  if (state < 0)
-    g_test_skip ("SKIP: no usable CUDA device - GPU tests NOT run");
-  return state > 0;
+  if (state == -1) {
+    char *msg = g_strdup_printf ("SKIP: no CUDA device: %s", why);
+    g_test_skip (msg);
+    g_free (msg);
+  } else if (state == -2) {
+    ce_test_fail ("no CUDA context: %s", why);
+  }
+  return state == 1;
+}
+
+/* After each case: its allocations go, its work is finished. */
+static void
+end_case (void)
+{
+  free_tracked ();
+  CUDA_OK (cudaDeviceSynchronize ());
 }
 
 static void
 run_once (gconstpointer data)
 {
-  const test_case *tc = data;
+  const once_test *t = data;
 
   if (!gpu_ready ())
     return;
-  ce_test_label = "";
-  tc->once ();
-  free_tracked ();
+  t->func ();
+  end_case ();
 }
 
 typedef struct
 {
+  const scene_test *test;
   int w, h;
   image_kind kind;
 } scene_case;
 
-/* Every per-scene test on one scene, which is costly to make. */
+/* Making a scene (its staged CPU reference) is what costs on the large
+ * frames: the cases come scene by scene and share the last one made. */
+static scene cached_scene;
+
+static const scene *
+get_scene (int w, int h, image_kind kind)
+{
+  scene *sc = &cached_scene;
+
+  if (sc->y && sc->w == w && sc->h == h && sc->kind == kind)
+    return sc;
+  scene_free (sc);
+  return scene_new (sc, w, h, kind) ? sc : NULL;
+}
+
 static void
-run_scene (gconstpointer data)
+run_scene_case (gconstpointer data)
 {
   const scene_case *c = data;
-  scene sc;
+  const scene *sc;
 
   if (!gpu_ready ())
     return;
-  if (!scene_new (&sc, c->w, c->h, c->kind)) {
-    g_test_fail_printf ("cannot make the %dx%d scene", c->w, c->h);
+  sc = get_scene (c->w, c->h, c->kind);
+  if (!sc)
     return;
-  }
-  ce_test_label = sc.label;
-  for (int t = 0; t < N_TESTS; t++) {
-    int before = n_check_failures;
-
-    if (!tests[t].per_scene)
-      continue;
-    tests[t].per_scene (&sc);
-    free_tracked ();
-    CUDA_OK (cudaDeviceSynchronize ());
-    if (n_check_failures != before)
-      printf ("# FAIL %s on %s\n", tests[t].name, sc.label);
-  }
-  ce_test_label = "";
-  scene_free (&sc);
+  c->test->func (sc);
+  end_case ();
 }
 
-/* --quick: only sizes up to 613x611 (for compute-sanitizer runs). */
-void
-ce_test_register_gpu_core (gboolean quick_run)
+static GPtrArray *scene_cases;
+
+static void
+gpu_core_end (void)
 {
-  static const char *const kinds[IMG_KIND_COUNT] = { "noise", "blocks",
-    "mixed"
-  };
-  static scene_case cases[64];
-  int n = 0;
-
-  quick = quick_run;
-  for (int t = 0; t < N_TESTS; t++) {
-    if (tests[t].once) {
-      gchar *path = g_strdup_printf ("/gpu/core/%s", tests[t].name);
-
-      g_test_add_data_func (path, &tests[t], run_once);
-      g_free (path);
-    }
+  scene_free (&cached_scene);
+  if (ctx) {
+    for (int i = 0; i < 3; i++)
+      if (streams[i])
+        cudaStreamDestroy (streams[i]);
+    ce_cuda_ctx_free (ctx);
+    ctx = NULL;
   }
-  for (size_t si = 0; si < sizeof sizes / sizeof sizes[0]; si++) {
+  g_ptr_array_unref (scene_cases);
+  g_ptr_array_unref (tracked_dev);
+  g_ptr_array_unref (tracked_host);
+  g_ptr_array_unref (tracked_pinned);
+}
+
+/* /gpu/core/<case> once, then /gpu/core/<case>-<w>x<h>-<kind> scene by
+ * scene (one level below /gpu/core, where -p finds them). */
+void
+ce_test_register_gpu_core (void)
+{
+  tracked_dev = g_ptr_array_new ();
+  tracked_host = g_ptr_array_new_with_free_func (g_free);
+  tracked_pinned = g_ptr_array_new ();
+  scene_cases = g_ptr_array_new_with_free_func (g_free);
+  ce_test_at_end (gpu_core_end);
+
+  for (size_t i = 0; i < G_N_ELEMENTS (once_tests); i++) {
+    char *path = g_strdup_printf ("/gpu/core/%s", once_tests[i].name);
+    ce_test_add_data (path, &once_tests[i], run_once);
+    g_free (path);
+  }
+  for (size_t si = 0; si < G_N_ELEMENTS (sizes); si++) {
     int w = sizes[si].w, h = sizes[si].h;
-    size_t px = (size_t) w * h;
-
-    if (quick && px > 613 * 611)
-      continue;
-    for (int kind = 0; kind < IMG_KIND_COUNT && n < 64; kind++) {
-      gchar *path;
-
-      /* fewer images for the large frames */
-      if (px > 613 * 611 && kind == IMG_BLOCKS)
+    for (int kind = 0; kind < IMG_KIND_COUNT; kind++) {
+      if (!scene_wanted (w, h, (image_kind) kind))
         continue;
-      if (px > 4000000 && kind != IMG_MIXED)
-        continue;
-      cases[n].w = w;
-      cases[n].h = h;
-      cases[n].kind = (image_kind) kind;
-      path = g_strdup_printf ("/gpu/core/scene-%dx%d-%s", w, h,
-          kinds[kind]);
-      g_test_add_data_func (path, &cases[n++], run_scene);
-      g_free (path);
+      for (size_t t = 0; t < G_N_ELEMENTS (scene_tests); t++) {
+        scene_case *c;
+        char *path;
+
+        if (!runs_on (&scene_tests[t], w, h, (image_kind) kind))
+          continue;
+        c = g_new0 (scene_case, 1);
+        c->test = &scene_tests[t];
+        c->w = w;
+        c->h = h;
+        c->kind = (image_kind) kind;
+        g_ptr_array_add (scene_cases, c);
+        path = g_strdup_printf ("/gpu/core/%s-%dx%d-%s", scene_tests[t].name,
+            w, h, kind_names[kind]);
+        ce_test_add_data (path, c, run_scene_case);
+        g_free (path);
+      }
     }
   }
 }

@@ -4,31 +4,25 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Every expected value here is worked out by hand from docs/numerics.md,
- * sections 1 and 2 (the derivation is in the comments); nothing is checked
- * by calling the reference against itself.
+ * "Edge detection" and "Bilinear 2x upscale" (the derivation is in the
+ * comments); nothing is checked by calling the reference against itself.
  */
 #include <math.h>
-#include <stdarg.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cudaedge-core.h"
-#include "ce-test.h"
+#include "ce-core-test.h"
 
 /* ---- small helpers ---- */
 
 static const int W5[5] = { 1, 4, 6, 4, 1 };
 
+/* The border does not matter to the constants. */
 static ce_edge_consts
 make_consts (double threshold, int blur, ce_norm norm, ce_output output)
 {
-  ce_edge_params p = make_params (threshold, blur, CE_BORDER_REPLICATE, norm,
-      output);
-  ce_edge_consts c;
-  memset (&c, 0, sizeof c);
-  CHECK_STATUS (ce_edge_consts_init (&c, &p), CE_STATUS_OK);
-  return c;
+  return ce_test_consts (threshold, blur, CE_BORDER_REPLICATE, norm, output);
 }
 
 /* The output byte of ce_ref_threshold for one (gx, gy) pair. */
@@ -39,14 +33,11 @@ threshold_one (int32_t gx, int32_t gy, const ce_edge_consts * c)
   uint8_t out = 0x5A;
   ce_status s = ce_ref_threshold (grad, sizeof grad, 1, 1, c, &out, 1);
   if (s != CE_STATUS_OK) {
-    report_failure (__FILE__, __LINE__, "ce_ref_threshold: %s",
-        ce_last_error ());
+    ce_test_fail ("ce_ref_threshold: %s", ce_last_error ());
     return -1;
   }
   return out;
 }
-
-static const char *const border_names[] = { "replicate", "zero", "reflect" };
 
 /* ---- blur ---- */
 
@@ -64,7 +55,7 @@ test_impulse_blur_gives_outer_product_taps (void)
       long long sum = 0;
       memset (y, 0, sizeof y);
       y[4 * 11 + 4] = (uint8_t) v;
-      CHECK_STATUS (ce_ref_blur (y, 11, 9, 9, (ce_border_mode) m, b,
+      ce_assert_status (ce_ref_blur (y, 11, 9, 9, (ce_border_mode) m, b,
               12 * sizeof (uint16_t)), CE_STATUS_OK);
       for (int r = 0; r < 9; r++)
         for (int c = 0; c < 9; c++) {
@@ -72,12 +63,12 @@ test_impulse_blur_gives_outer_product_taps (void)
           int want = (abs (dr) <= 2 && abs (dc) <= 2) ?
               W5[dr + 2] * W5[dc + 2] * v : 0;
           if (b[r * 12 + c] != want)
-            report_failure (__FILE__, __LINE__, "%s v=%d B(%d,%d)=%d want %d",
-                border_names[m], v, c, r, b[r * 12 + c], want);
+            ce_test_fail ("%s v=%d B(%d,%d)=%d want %d",
+                ce_test_border_name (m), v, c, r, b[r * 12 + c], want);
           sum += b[r * 12 + c];
         }
-      CHECK_EQ (sum, 256LL * v);
-      CHECK_EQ (b[4 * 12 + 4], 36 * v);
+      g_assert_cmpint (sum, ==, 256LL * v);
+      g_assert_cmpint (b[4 * 12 + 4], ==, 36 * v);
     }
   }
 }
@@ -89,13 +80,13 @@ test_impulse_blur_taps_sum_to_256 (void)
   uint16_t b[25];
   long long sum = 0;
   y[12] = 1;
-  CHECK_STATUS (ce_ref_blur (y, 5, 5, 5, CE_BORDER_ZERO, b, 10),
+  ce_assert_status (ce_ref_blur (y, 5, 5, 5, CE_BORDER_ZERO, b, 10),
       CE_STATUS_OK);
   for (int i = 0; i < 25; i++) {
-    CHECK_EQ (b[i], W5[4 - i / 5] * W5[4 - i % 5]);
+    g_assert_cmpint (b[i], ==, W5[4 - i / 5] * W5[4 - i % 5]);
     sum += b[i];
   }
-  CHECK_EQ (sum, 256);
+  g_assert_cmpint (sum, ==, 256);
 }
 
 /* All 255: B = 255 * 256 = 65280, the largest B there is. */
@@ -105,22 +96,22 @@ test_blur_of_white_is_65280_except_zero_border (void)
   uint8_t y[6 * 6];
   uint16_t b[6 * 6];
   memset (y, 255, sizeof y);
-  CHECK_STATUS (ce_ref_blur (y, 6, 6, 6, CE_BORDER_REPLICATE, b, 12),
+  ce_assert_status (ce_ref_blur (y, 6, 6, 6, CE_BORDER_REPLICATE, b, 12),
       CE_STATUS_OK);
   for (int i = 0; i < 36; i++)
-    CHECK_EQ (b[i], 65280);
-  CHECK_STATUS (ce_ref_blur (y, 6, 6, 6, CE_BORDER_REFLECT, b, 12),
+    g_assert_cmpint (b[i], ==, 65280);
+  ce_assert_status (ce_ref_blur (y, 6, 6, 6, CE_BORDER_REFLECT, b, 12),
       CE_STATUS_OK);
   for (int i = 0; i < 36; i++)
-    CHECK_EQ (b[i], 65280);
+    g_assert_cmpint (b[i], ==, 65280);
   /* zero: B = 255 Wx Wy with the in-frame weight sums of a 6-pixel line,
    * W = [11 15 16 16 15 11]. */
   {
     static const int wsum[6] = { 11, 15, 16, 16, 15, 11 };
-    CHECK_STATUS (ce_ref_blur (y, 6, 6, 6, CE_BORDER_ZERO, b, 12),
+    ce_assert_status (ce_ref_blur (y, 6, 6, 6, CE_BORDER_ZERO, b, 12),
         CE_STATUS_OK);
     for (int i = 0; i < 36; i++)
-      CHECK_EQ (b[i], 255 * wsum[i % 6] * wsum[i / 6]);
+      g_assert_cmpint (b[i], ==, 255 * wsum[i % 6] * wsum[i / 6]);
   }
 }
 
@@ -171,17 +162,17 @@ test_blur_3x3_corners_by_border_mode (void)
     uint16_t b[3 * 5];
     for (int i = 0; i < 15; i++)
       b[i] = 0xDEAD;
-    CHECK_STATUS (ce_ref_blur (y3x3, 3, 3, 3, (ce_border_mode) m, b, 10),
+    ce_assert_status (ce_ref_blur (y3x3, 3, 3, 3, (ce_border_mode) m, b, 10),
         CE_STATUS_OK);
     if (b[0] != want[m][0] || b[5 + 1] != want[m][1]
         || b[10 + 2] != want[m][2] || b[2] != want[m][3])
-      report_failure (__FILE__, __LINE__, "%s: B(0,0) %d B(1,1) %d B(2,2) %d "
-          "B(2,0) %d, want %d %d %d %d", border_names[m], b[0], b[6], b[12],
-          b[2], want[m][0], want[m][1], want[m][2], want[m][3]);
+      ce_test_fail ("%s: B(0,0) %d B(1,1) %d B(2,2) %d B(2,0) %d, want %d %d "
+          "%d %d", ce_test_border_name (m), b[0], b[6], b[12], b[2], want[m][0],
+          want[m][1], want[m][2], want[m][3]);
     /* the two padding entries of each row are never written */
-    CHECK_EQ (b[3], 0xDEAD);
-    CHECK_EQ (b[4], 0xDEAD);
-    CHECK_EQ (b[14], 0xDEAD);
+    g_assert_cmpint (b[3], ==, 0xDEAD);
+    g_assert_cmpint (b[4], ==, 0xDEAD);
+    g_assert_cmpint (b[14], ==, 0xDEAD);
   }
 }
 
@@ -192,15 +183,15 @@ test_blur_1x1_frame (void)
 {
   uint8_t y = 77;
   uint16_t b;
-  CHECK_STATUS (ce_ref_blur (&y, 1, 1, 1, CE_BORDER_REPLICATE, &b, 2),
+  ce_assert_status (ce_ref_blur (&y, 1, 1, 1, CE_BORDER_REPLICATE, &b, 2),
       CE_STATUS_OK);
-  CHECK_EQ (b, 256 * 77);
-  CHECK_STATUS (ce_ref_blur (&y, 1, 1, 1, CE_BORDER_REFLECT, &b, 2),
+  g_assert_cmpint (b, ==, 256 * 77);
+  ce_assert_status (ce_ref_blur (&y, 1, 1, 1, CE_BORDER_REFLECT, &b, 2),
       CE_STATUS_OK);
-  CHECK_EQ (b, 256 * 77);
-  CHECK_STATUS (ce_ref_blur (&y, 1, 1, 1, CE_BORDER_ZERO, &b, 2),
+  g_assert_cmpint (b, ==, 256 * 77);
+  ce_assert_status (ce_ref_blur (&y, 1, 1, 1, CE_BORDER_ZERO, &b, 2),
       CE_STATUS_OK);
-  CHECK_EQ (b, 36 * 77);
+  g_assert_cmpint (b, ==, 36 * 77);
 }
 
 /* [a b] = [10 50].  Horizontal weights per pixel:
@@ -220,17 +211,17 @@ test_blur_2x1_and_1x2_frames (void)
   for (int m = 0; m < 3; m++) {
     uint16_t b[4] = { 1, 1, 1, 1 };
     /* 2x1 */
-    CHECK_STATUS (ce_ref_blur (y, 2, 2, 1, (ce_border_mode) m, b, 4),
+    ce_assert_status (ce_ref_blur (y, 2, 2, 1, (ce_border_mode) m, b, 4),
         CE_STATUS_OK);
-    CHECK_EQ (b[0], want[m][0]);
-    CHECK_EQ (b[1], want[m][1]);
+    g_assert_cmpint (b[0], ==, want[m][0]);
+    g_assert_cmpint (b[1], ==, want[m][1]);
     /* 1x2: the same numbers down a column; stride 1 byte of Y, 4 of B */
     b[0] = b[1] = b[2] = b[3] = 1;
-    CHECK_STATUS (ce_ref_blur (y, 1, 1, 2, (ce_border_mode) m, b, 4),
+    ce_assert_status (ce_ref_blur (y, 1, 1, 2, (ce_border_mode) m, b, 4),
         CE_STATUS_OK);
-    CHECK_EQ (b[0], want[m][0]);
-    CHECK_EQ (b[2], want[m][1]);
-    CHECK_EQ (b[1], 1);
+    g_assert_cmpint (b[0], ==, want[m][0]);
+    g_assert_cmpint (b[2], ==, want[m][1]);
+    g_assert_cmpint (b[1], ==, 1);
   }
 }
 
@@ -262,17 +253,17 @@ test_sobel_3x3_corners_by_border_mode (void)
     int32_t g[3 * 8];
     for (int i = 0; i < 24; i++)
       g[i] = 0x7EADBEEF;
-    CHECK_STATUS (ce_ref_sobel (b, 8, 3, 3, (ce_border_mode) m, g, 32),
+    ce_assert_status (ce_ref_sobel (b, 8, 3, 3, (ce_border_mode) m, g, 32),
         CE_STATUS_OK);
     for (int k = 0; k < 3; k++) {
       int32_t *p = &g[k * 8 + 2 * k];
       if (p[0] != want[m][k][0] || p[1] != want[m][k][1])
-        report_failure (__FILE__, __LINE__, "%s: (gx,gy)(%d,%d) = (%d,%d), "
-            "want (%d,%d)", border_names[m], k, k, p[0], p[1], want[m][k][0],
+        ce_test_fail ("%s: (gx,gy)(%d,%d) = (%d,%d), want (%d,%d)",
+            ce_test_border_name (m), k, k, p[0], p[1], want[m][k][0],
             want[m][k][1]);
     }
-    CHECK_EQ (g[6], 0x7EADBEEF);
-    CHECK_EQ (g[7], 0x7EADBEEF);
+    g_assert_cmpint (g[6], ==, 0x7EADBEEF);
+    g_assert_cmpint (g[7], ==, 0x7EADBEEF);
   }
 }
 
@@ -283,10 +274,10 @@ test_sobel_1x1_frame_has_no_gradient (void)
   uint16_t b = 65280;
   for (int m = 0; m < 3; m++) {
     int32_t g[2] = { 99, 99 };
-    CHECK_STATUS (ce_ref_sobel (&b, 2, 1, 1, (ce_border_mode) m, g, 8),
+    ce_assert_status (ce_ref_sobel (&b, 2, 1, 1, (ce_border_mode) m, g, 8),
         CE_STATUS_OK);
-    CHECK_EQ (g[0], 0);
-    CHECK_EQ (g[1], 0);
+    g_assert_cmpint (g[0], ==, 0);
+    g_assert_cmpint (g[1], ==, 0);
   }
 }
 
@@ -302,20 +293,20 @@ test_sobel_2x1_and_1x2_frames (void)
   for (int m = 0; m < 3; m++) {
     int32_t g[4];
     memset (g, 0x11, sizeof g);
-    CHECK_STATUS (ce_ref_sobel (b, 4, 2, 1, (ce_border_mode) m, g, 16),
+    ce_assert_status (ce_ref_sobel (b, 4, 2, 1, (ce_border_mode) m, g, 16),
         CE_STATUS_OK);
-    CHECK_EQ (g[0], want[m][0]);
-    CHECK_EQ (g[1], 0);
-    CHECK_EQ (g[2], want[m][1]);
-    CHECK_EQ (g[3], 0);
+    g_assert_cmpint (g[0], ==, want[m][0]);
+    g_assert_cmpint (g[1], ==, 0);
+    g_assert_cmpint (g[2], ==, want[m][1]);
+    g_assert_cmpint (g[3], ==, 0);
     /* 1x2: the transpose */
     memset (g, 0x11, sizeof g);
-    CHECK_STATUS (ce_ref_sobel (b, 2, 1, 2, (ce_border_mode) m, g, 8),
+    ce_assert_status (ce_ref_sobel (b, 2, 1, 2, (ce_border_mode) m, g, 8),
         CE_STATUS_OK);
-    CHECK_EQ (g[0], 0);
-    CHECK_EQ (g[1], want[m][0]);
-    CHECK_EQ (g[2], 0);
-    CHECK_EQ (g[3], want[m][1]);
+    g_assert_cmpint (g[0], ==, 0);
+    g_assert_cmpint (g[1], ==, want[m][0]);
+    g_assert_cmpint (g[2], ==, 0);
+    g_assert_cmpint (g[3], ==, want[m][1]);
   }
 }
 
@@ -331,19 +322,18 @@ test_constant_frame_has_no_edges_with_replicate_and_reflect (void)
     for (int blur = 0; blur < 2; blur++)
       for (int out = 0; out < 2; out++) {
         /* threshold 0: anything above 0 would be an edge */
-        ce_edge_params p = make_params (0.0, blur, (ce_border_mode) m,
+        ce_edge_params p = ce_test_params (0.0, blur, (ce_border_mode) m,
             CE_NORM_L2, (ce_output) out);
         uint8_t dst[H * 8];
         memset (dst, 0x5A, sizeof dst);
-        CHECK_STATUS (ce_ref_edge (y, STRIDE, W, H, &p, dst, 8),
+        ce_assert_status (ce_ref_edge (y, STRIDE, W, H, &p, dst, 8),
             CE_STATUS_OK);
         for (int r = 0; r < H; r++) {
           for (int c = 0; c < W; c++)
             if (dst[r * 8 + c] != 0)
-              report_failure (__FILE__, __LINE__, "%s blur=%d out=%d: "
-                  "(%d,%d) = %d, want 0", border_names[m], blur, out, c, r,
-                  dst[r * 8 + c]);
-          CHECK_EQ (dst[r * 8 + 7], 0x5A);
+              ce_test_fail ("%s blur=%d out=%d: (%d,%d) = %d, want 0",
+                  ce_test_border_name (m), blur, out, c, r, dst[r * 8 + c]);
+          g_assert_cmpint (dst[r * 8 + 7], ==, 0x5A);
         }
       }
 }
@@ -365,30 +355,30 @@ test_constant_frame_zero_border_edges_on_ring_only (void)
   memset (y, 200, sizeof y);
   for (int i = 0; i < W * H; i++)
     b[i] = 200;
-  CHECK_STATUS (ce_ref_sobel (b, 2 * W, W, H, CE_BORDER_ZERO, g, 8 * W),
+  ce_assert_status (ce_ref_sobel (b, 2 * W, W, H, CE_BORDER_ZERO, g, 8 * W),
       CE_STATUS_OK);
-  CHECK_EQ (g[0], 600);         /* corner (0,0) */
-  CHECK_EQ (g[1], 600);
-  CHECK_EQ (g[2 * (3 * W + 0)], 800);   /* (0,3): left side */
-  CHECK_EQ (g[2 * (3 * W + 0) + 1], 0);
-  CHECK_EQ (g[2 * (3 * W + W - 1)], -800);      /* (8,3): right side */
-  CHECK_EQ (g[2 * (0 * W + 4) + 1], 800);       /* (4,0): top */
-  CHECK_EQ (g[2 * (0 * W + 4)], 0);
-  CHECK_EQ (g[2 * ((H - 1) * W + 4) + 1], -800);        /* (4,6): bottom */
-  CHECK_EQ (g[2 * ((H - 1) * W + W - 1)], -600);        /* (8,6) */
-  CHECK_EQ (g[2 * ((H - 1) * W + W - 1) + 1], -600);
-  CHECK_EQ (g[2 * (3 * W + 4)], 0);
-  CHECK_EQ (g[2 * (3 * W + 4) + 1], 0);
+  g_assert_cmpint (g[0], ==, 600); /* corner (0,0) */
+  g_assert_cmpint (g[1], ==, 600);
+  g_assert_cmpint (g[2 * (3 * W + 0)], ==, 800); /* (0,3): left side */
+  g_assert_cmpint (g[2 * (3 * W + 0) + 1], ==, 0);
+  g_assert_cmpint (g[2 * (3 * W + W - 1)], ==, -800); /* (8,3): right side */
+  g_assert_cmpint (g[2 * (0 * W + 4) + 1], ==, 800); /* (4,0): top */
+  g_assert_cmpint (g[2 * (0 * W + 4)], ==, 0);
+  g_assert_cmpint (g[2 * ((H - 1) * W + 4) + 1], ==, -800); /* (4,6): bottom */
+  g_assert_cmpint (g[2 * ((H - 1) * W + W - 1)], ==, -600); /* (8,6) */
+  g_assert_cmpint (g[2 * ((H - 1) * W + W - 1) + 1], ==, -600);
+  g_assert_cmpint (g[2 * (3 * W + 4)], ==, 0);
+  g_assert_cmpint (g[2 * (3 * W + 4) + 1], ==, 0);
 
   /* edges at threshold 128: exactly the ring */
-  p = make_params (128.0, 0, CE_BORDER_ZERO, CE_NORM_L2, CE_OUTPUT_EDGES);
-  CHECK_STATUS (ce_ref_edge (y, W, W, H, &p, dst, W), CE_STATUS_OK);
+  p = ce_test_params (128.0, 0, CE_BORDER_ZERO, CE_NORM_L2, CE_OUTPUT_EDGES);
+  ce_assert_status (ce_ref_edge (y, W, W, H, &p, dst, W), CE_STATUS_OK);
   for (int r = 0; r < H; r++)
     for (int c = 0; c < W; c++) {
       int ring = r == 0 || c == 0 || r == H - 1 || c == W - 1;
       if (dst[r * W + c] != (ring ? 255 : 0))
-        report_failure (__FILE__, __LINE__, "(%d,%d) = %d, want %d", c, r,
-            dst[r * W + c], ring ? 255 : 0);
+        ce_test_fail ("(%d,%d) = %d, want %d", c, r, dst[r * W + c],
+            ring ? 255 : 0);
     }
 
   /* magnitude with c = 10: sides 40, corners sqrt(30^2 + 30^2) = 42.43 -> 42
@@ -396,17 +386,17 @@ test_constant_frame_zero_border_edges_on_ring_only (void)
   memset (y, 10, sizeof y);
   for (int norm = 0; norm < 2; norm++) {
     int corner = norm == CE_NORM_L2 ? 42 : 60;
-    p = make_params (128.0, 0, CE_BORDER_ZERO, (ce_norm) norm,
+    p = ce_test_params (128.0, 0, CE_BORDER_ZERO, (ce_norm) norm,
         CE_OUTPUT_MAGNITUDE);
-    CHECK_STATUS (ce_ref_edge (y, W, W, H, &p, dst, W), CE_STATUS_OK);
+    ce_assert_status (ce_ref_edge (y, W, W, H, &p, dst, W), CE_STATUS_OK);
     for (int r = 0; r < H; r++)
       for (int c = 0; c < W; c++) {
         int side = r == 0 || c == 0 || r == H - 1 || c == W - 1;
         int is_corner = (r == 0 || r == H - 1) && (c == 0 || c == W - 1);
         int want = is_corner ? corner : side ? 40 : 0;
         if (dst[r * W + c] != want)
-          report_failure (__FILE__, __LINE__, "norm %d: (%d,%d) = %d, want %d",
-              norm, c, r, dst[r * W + c], want);
+          ce_test_fail ("norm %d: (%d,%d) = %d, want %d", norm, c, r,
+              dst[r * W + c], want);
       }
   }
 }
@@ -428,31 +418,31 @@ test_constant_frame_zero_border_with_blur_edges_three_deep (void)
   ce_edge_params p;
 
   memset (y, 200, sizeof y);
-  CHECK_STATUS (ce_ref_blur (y, STRIDE, W, H, CE_BORDER_ZERO, b, 2 * W),
+  ce_assert_status (ce_ref_blur (y, STRIDE, W, H, CE_BORDER_ZERO, b, 2 * W),
       CE_STATUS_OK);
-  CHECK_EQ (b[0], 200 * 11 * 11);       /* 24200 */
-  CHECK_EQ (b[1 * W + 2], 200 * 16 * 15);
-  CHECK_EQ (b[5 * W + 5], 200 * 256);
-  CHECK_STATUS (ce_ref_sobel (b, 2 * W, W, H, CE_BORDER_ZERO, g, 8 * W),
+  g_assert_cmpint (b[0], ==, 200 * 11 * 11); /* 24200 */
+  g_assert_cmpint (b[1 * W + 2], ==, 200 * 16 * 15);
+  g_assert_cmpint (b[5 * W + 5], ==, 200 * 256);
+  ce_assert_status (ce_ref_sobel (b, 2 * W, W, H, CE_BORDER_ZERO, g, 8 * W),
       CE_STATUS_OK);
   /* at (x, 5): Wy(4) + 2 Wy(5) + Wy(6) = 64 */
-  CHECK_EQ (g[2 * (5 * W + 0)], 200 * 15 * 64);
-  CHECK_EQ (g[2 * (5 * W + 1)], 200 * 5 * 64);
-  CHECK_EQ (g[2 * (5 * W + 2)], 200 * 1 * 64);
-  CHECK_EQ (g[2 * (5 * W + 3)], 0);
-  CHECK_EQ (g[2 * (5 * W + W - 1)], -200 * 15 * 64);
-  CHECK_EQ (g[2 * (5 * W + 0) + 1], 0);
+  g_assert_cmpint (g[2 * (5 * W + 0)], ==, 200 * 15 * 64);
+  g_assert_cmpint (g[2 * (5 * W + 1)], ==, 200 * 5 * 64);
+  g_assert_cmpint (g[2 * (5 * W + 2)], ==, 200 * 1 * 64);
+  g_assert_cmpint (g[2 * (5 * W + 3)], ==, 0);
+  g_assert_cmpint (g[2 * (5 * W + W - 1)], ==, -200 * 15 * 64);
+  g_assert_cmpint (g[2 * (5 * W + 0) + 1], ==, 0);
   /* at (1, 2): Wy(1) + 2 Wy(2) + Wy(3) = 15 + 32 + 16 = 63 */
-  CHECK_EQ (g[2 * (2 * W + 1)], 200 * 5 * 63);
+  g_assert_cmpint (g[2 * (2 * W + 1)], ==, 200 * 5 * 63);
 
-  p = make_params (0.0, 1, CE_BORDER_ZERO, CE_NORM_L2, CE_OUTPUT_EDGES);
-  CHECK_STATUS (ce_ref_edge (y, STRIDE, W, H, &p, dst, W), CE_STATUS_OK);
+  p = ce_test_params (0.0, 1, CE_BORDER_ZERO, CE_NORM_L2, CE_OUTPUT_EDGES);
+  ce_assert_status (ce_ref_edge (y, STRIDE, W, H, &p, dst, W), CE_STATUS_OK);
   for (int r = 0; r < H; r++)
     for (int c = 0; c < W; c++) {
       int ring = c < 3 || c >= W - 3 || r < 3 || r >= H - 3;
       if (dst[r * W + c] != (ring ? 255 : 0))
-        report_failure (__FILE__, __LINE__, "(%d,%d) = %d, want %d", c, r,
-            dst[r * W + c], ring ? 255 : 0);
+        ce_test_fail ("(%d,%d) = %d, want %d", c, r, dst[r * W + c],
+            ring ? 255 : 0);
     }
 }
 
@@ -476,14 +466,14 @@ test_vertical_step_without_blur (void)
       b[r * W + c] = c < 4 ? 0 : 255;
     }
   for (int m = 0; m < 3; m += 2) {
-    CHECK_STATUS (ce_ref_sobel (b, 2 * W, W, H, (ce_border_mode) m, g,
+    ce_assert_status (ce_ref_sobel (b, 2 * W, W, H, (ce_border_mode) m, g,
             8 * W), CE_STATUS_OK);
     for (int r = 0; r < H; r++)
       for (int c = 0; c < W; c++) {
         int want = (c == 3 || c == 4) ? 1020 : 0;
         if (g[2 * (r * W + c)] != want || g[2 * (r * W + c) + 1] != 0)
-          report_failure (__FILE__, __LINE__, "%s (%d,%d): (%d,%d) want "
-              "(%d,0)", border_names[m], c, r, g[2 * (r * W + c)],
+          ce_test_fail ("%s (%d,%d): (%d,%d) want (%d,0)",
+              ce_test_border_name (m), c, r, g[2 * (r * W + c)],
               g[2 * (r * W + c) + 1], want);
       }
   }
@@ -494,16 +484,16 @@ test_vertical_step_without_blur (void)
     static const int edge[] = { 1, 1, 0, 0 };
     for (int n = 0; n < 2; n++)
       for (int t = 0; t < 4; t++) {
-        ce_edge_params p = make_params (thresholds[t], 0,
+        ce_edge_params p = ce_test_params (thresholds[t], 0,
             CE_BORDER_REPLICATE, (ce_norm) n, CE_OUTPUT_EDGES);
-        CHECK_STATUS (ce_ref_edge (y, STRIDE, W, H, &p, dst, W),
+        ce_assert_status (ce_ref_edge (y, STRIDE, W, H, &p, dst, W),
             CE_STATUS_OK);
         for (int i = 0; i < W * H; i++) {
           int c = i % W;
           int want = ((c == 3 || c == 4) && edge[t]) ? 255 : 0;
           if (dst[i] != want)
-            report_failure (__FILE__, __LINE__, "norm %d t %g: (%d,%d) = %d "
-                "want %d", n, thresholds[t], c, i / W, dst[i], want);
+            ce_test_fail ("norm %d t %g: (%d,%d) = %d want %d", n,
+                thresholds[t], c, i / W, dst[i], want);
         }
       }
   }
@@ -535,15 +525,15 @@ test_vertical_step_with_blur (void)
   for (int r = 0; r < H; r++)
     for (int c = 0; c < W; c++)
       y[r * STRIDE + c] = c < 4 ? 0 : 255;
-  CHECK_STATUS (ce_ref_blur (y, STRIDE, W, H, CE_BORDER_REPLICATE, b, 2 * W),
-      CE_STATUS_OK);
+  ce_assert_status (ce_ref_blur (y, STRIDE, W, H, CE_BORDER_REPLICATE, b,
+          2 * W), CE_STATUS_OK);
   for (int i = 0; i < W * H; i++)
-    CHECK_EQ (b[i], 4080 * taps[i % W]);
-  CHECK_STATUS (ce_ref_sobel (b, 2 * W, W, H, CE_BORDER_REPLICATE, g, 8 * W),
-      CE_STATUS_OK);
+    g_assert_cmpint (b[i], ==, 4080 * taps[i % W]);
+  ce_assert_status (ce_ref_sobel (b, 2 * W, W, H, CE_BORDER_REPLICATE, g,
+          8 * W), CE_STATUS_OK);
   for (int i = 0; i < W * H; i++) {
-    CHECK_EQ (g[2 * i], gx_want[i % W]);
-    CHECK_EQ (g[2 * i + 1], 0);
+    g_assert_cmpint (g[2 * i], ==, gx_want[i % W]);
+    g_assert_cmpint (g[2 * i + 1], ==, 0);
   }
 
   /* edges: 128 -> x = 2..5; 63.75 is the exact m of x = 1 and 6 (no edge
@@ -560,16 +550,16 @@ test_vertical_step_with_blur (void)
     };
     for (int n = 0; n < 2; n++)
       for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        ce_edge_params p = make_params (cases[k].t, 1, CE_BORDER_REPLICATE,
+        ce_edge_params p = ce_test_params (cases[k].t, 1, CE_BORDER_REPLICATE,
             (ce_norm) n, CE_OUTPUT_EDGES);
-        CHECK_STATUS (ce_ref_edge (y, STRIDE, W, H, &p, dst, W),
+        ce_assert_status (ce_ref_edge (y, STRIDE, W, H, &p, dst, W),
             CE_STATUS_OK);
         for (int i = 0; i < W * H; i++) {
           int c = i % W;
           int want = (c >= cases[k].lo && c <= cases[k].hi) ? 255 : 0;
           if (dst[i] != want)
-            report_failure (__FILE__, __LINE__, "norm %d t %g: (%d,%d) = %d "
-                "want %d", n, cases[k].t, c, i / W, dst[i], want);
+            ce_test_fail ("norm %d t %g: (%d,%d) = %d want %d", n, cases[k].t,
+                c, i / W, dst[i], want);
         }
       }
   }
@@ -577,11 +567,12 @@ test_vertical_step_with_blur (void)
   {
     static const int mag[W] = { 0, 64, 255, 255, 255, 255, 64, 0 };
     for (int n = 0; n < 2; n++) {
-      ce_edge_params p = make_params (128.0, 1, CE_BORDER_REPLICATE,
+      ce_edge_params p = ce_test_params (128.0, 1, CE_BORDER_REPLICATE,
           (ce_norm) n, CE_OUTPUT_MAGNITUDE);
-      CHECK_STATUS (ce_ref_edge (y, STRIDE, W, H, &p, dst, W), CE_STATUS_OK);
+      ce_assert_status (ce_ref_edge (y, STRIDE, W, H, &p, dst, W),
+          CE_STATUS_OK);
       for (int i = 0; i < W * H; i++)
-        CHECK_EQ (dst[i], mag[i % W]);
+        g_assert_cmpint (dst[i], ==, mag[i % W]);
     }
   }
 }
@@ -601,14 +592,13 @@ test_magnitude_rounds_half_up_in_full_chain (void)
     y[i] = (i % W) < 4 ? 0 : 10;
   for (int n = 0; n < 2; n++)
     for (int m = 0; m < 3; m += 2) {
-      ce_edge_params p = make_params (0.0, 1, (ce_border_mode) m,
+      ce_edge_params p = ce_test_params (0.0, 1, (ce_border_mode) m,
           (ce_norm) n, CE_OUTPUT_MAGNITUDE);
-      CHECK_STATUS (ce_ref_edge (y, W, W, H, &p, dst, W), CE_STATUS_OK);
+      ce_assert_status (ce_ref_edge (y, W, W, H, &p, dst, W), CE_STATUS_OK);
       for (int i = 0; i < W * H; i++)
         if (dst[i] != mag[i % W])
-          report_failure (__FILE__, __LINE__, "norm %d %s: (%d,%d) = %d, "
-              "want %d", n, border_names[m], i % W, i / W, dst[i],
-              mag[i % W]);
+          ce_test_fail ("norm %d %s: (%d,%d) = %d, want %d", n,
+              ce_test_border_name (m), i % W, i / W, dst[i], mag[i % W]);
     }
 }
 
@@ -621,19 +611,19 @@ test_edge_params_defaults (void)
   ce_edge_consts c;
   memset (&p, 0x7F, sizeof p);
   ce_edge_params_init (&p);
-  CHECK (p.threshold == 128.0);
-  CHECK (p.blur != 0);
-  CHECK_EQ (p.border, CE_BORDER_REPLICATE);
-  CHECK_EQ (p.norm, CE_NORM_L2);
-  CHECK_EQ (p.output, CE_OUTPUT_EDGES);
-  CHECK_STATUS (ce_edge_params_validate (&p), CE_STATUS_OK);
-  CHECK_STATUS (ce_edge_consts_init (&c, &p), CE_STATUS_OK);
-  CHECK_EQ (c.scale, 256);
-  CHECK_EQ (c.limit, 32768LL * 32768LL);        /* (256 * 128)^2 */
-  CHECK (c.blur != 0);
-  CHECK_EQ (c.border, CE_BORDER_REPLICATE);
-  CHECK_EQ (c.norm, CE_NORM_L2);
-  CHECK_EQ (c.output, CE_OUTPUT_EDGES);
+  g_assert_true (p.threshold == 128.0);
+  g_assert_true (p.blur != 0);
+  g_assert_cmpint (p.border, ==, CE_BORDER_REPLICATE);
+  g_assert_cmpint (p.norm, ==, CE_NORM_L2);
+  g_assert_cmpint (p.output, ==, CE_OUTPUT_EDGES);
+  ce_assert_status (ce_edge_params_validate (&p), CE_STATUS_OK);
+  ce_assert_status (ce_edge_consts_init (&c, &p), CE_STATUS_OK);
+  g_assert_cmpint (c.scale, ==, 256);
+  g_assert_cmpint (c.limit, ==, 32768LL * 32768LL); /* (256 * 128)^2 */
+  g_assert_true (c.blur != 0);
+  g_assert_cmpint (c.border, ==, CE_BORDER_REPLICATE);
+  g_assert_cmpint (c.norm, ==, CE_NORM_L2);
+  g_assert_cmpint (c.output, ==, CE_OUTPUT_EDGES);
 }
 
 /* limit = floor ((S t)^2) for l2 and floor (S t) for l1. */
@@ -642,33 +632,33 @@ test_threshold_limits_are_floored (void)
 {
   ce_edge_consts c;
   c = make_consts (0.5, 1, CE_NORM_L2, CE_OUTPUT_EDGES);
-  CHECK_EQ (c.scale, 256);
-  CHECK_EQ (c.limit, 16384);    /* (128)^2 */
+  g_assert_cmpint (c.scale, ==, 256);
+  g_assert_cmpint (c.limit, ==, 16384); /* (128)^2 */
   c = make_consts (0.5, 1, CE_NORM_L1, CE_OUTPUT_EDGES);
-  CHECK_EQ (c.limit, 128);
+  g_assert_cmpint (c.limit, ==, 128);
   c = make_consts (0.5, 0, CE_NORM_L2, CE_OUTPUT_EDGES);
-  CHECK_EQ (c.scale, 1);
-  CHECK_EQ (c.limit, 0);        /* floor (0.25) */
+  g_assert_cmpint (c.scale, ==, 1);
+  g_assert_cmpint (c.limit, ==, 0); /* floor (0.25) */
   c = make_consts (0.5, 0, CE_NORM_L1, CE_OUTPUT_EDGES);
-  CHECK_EQ (c.limit, 0);
+  g_assert_cmpint (c.limit, ==, 0);
   c = make_consts (4.99, 0, CE_NORM_L2, CE_OUTPUT_EDGES);
-  CHECK_EQ (c.limit, 24);       /* floor (24.9001) */
+  g_assert_cmpint (c.limit, ==, 24); /* floor (24.9001) */
   c = make_consts (6.99, 0, CE_NORM_L1, CE_OUTPUT_EDGES);
-  CHECK_EQ (c.limit, 6);
+  g_assert_cmpint (c.limit, ==, 6);
   /* 256 * 37.3 = 9548.8: l1 9548, l2 floor (9548.8^2) = floor (9548^2 +
    * 2 * 9548 * 0.8 + 0.64) = floor (91179581.44) */
   c = make_consts (37.3, 1, CE_NORM_L1, CE_OUTPUT_EDGES);
-  CHECK_EQ (c.limit, 9548);
+  g_assert_cmpint (c.limit, ==, 9548);
   c = make_consts (37.3, 1, CE_NORM_L2, CE_OUTPUT_EDGES);
-  CHECK_EQ (c.limit, 91179581LL);
+  g_assert_cmpint (c.limit, ==, 91179581LL);
   c = make_consts (2048.0, 1, CE_NORM_L2, CE_OUTPUT_EDGES);
-  CHECK_EQ (c.limit, 274877906944LL);   /* 2^38 */
+  g_assert_cmpint (c.limit, ==, 274877906944LL); /* 2^38 */
   c = make_consts (2048.0, 1, CE_NORM_L1, CE_OUTPUT_EDGES);
-  CHECK_EQ (c.limit, 524288);
+  g_assert_cmpint (c.limit, ==, 524288);
   c = make_consts (2048.0, 0, CE_NORM_L2, CE_OUTPUT_EDGES);
-  CHECK_EQ (c.limit, 4194304);
+  g_assert_cmpint (c.limit, ==, 4194304);
   c = make_consts (0.0, 1, CE_NORM_L2, CE_OUTPUT_EDGES);
-  CHECK_EQ (c.limit, 0);
+  g_assert_cmpint (c.limit, ==, 0);
 }
 
 #ifdef __SIZEOF_INT128__
@@ -715,7 +705,7 @@ test_l2_limit_is_exact_near_integers (void)
           continue;
         c = make_consts (u, blur, CE_NORM_L2, CE_OUTPUT_EDGES);
         if (c.limit != floor_square_exact (u * s)) {
-          CHECK_EQ (c.limit, floor_square_exact (u * s));
+          g_assert_cmpint (c.limit, ==, floor_square_exact (u * s));
           return;
         }
       }
@@ -730,25 +720,25 @@ test_l1_and_l2_norms_on_3_4_gradient (void)
 {
   ce_edge_consts c;
   c = make_consts (5.0, 0, CE_NORM_L2, CE_OUTPUT_EDGES);
-  CHECK_EQ (threshold_one (3, 4, &c), 0);
+  g_assert_cmpint (threshold_one (3, 4, &c), ==, 0);
   c = make_consts (4.99, 0, CE_NORM_L2, CE_OUTPUT_EDGES);
-  CHECK_EQ (threshold_one (3, 4, &c), 255);
-  CHECK_EQ (threshold_one (-3, -4, &c), 255);
+  g_assert_cmpint (threshold_one (3, 4, &c), ==, 255);
+  g_assert_cmpint (threshold_one (-3, -4, &c), ==, 255);
   c = make_consts (6.99, 0, CE_NORM_L1, CE_OUTPUT_EDGES);
-  CHECK_EQ (threshold_one (3, 4, &c), 255);
-  CHECK_EQ (threshold_one (-3, 4, &c), 255);
+  g_assert_cmpint (threshold_one (3, 4, &c), ==, 255);
+  g_assert_cmpint (threshold_one (-3, 4, &c), ==, 255);
   c = make_consts (7.0, 0, CE_NORM_L1, CE_OUTPUT_EDGES);
-  CHECK_EQ (threshold_one (3, 4, &c), 0);
-  CHECK_EQ (threshold_one (3, -4, &c), 0);
+  g_assert_cmpint (threshold_one (3, 4, &c), ==, 0);
+  g_assert_cmpint (threshold_one (3, -4, &c), ==, 0);
   /* l2 6.99 is far above 5 */
   c = make_consts (6.99, 0, CE_NORM_L2, CE_OUTPUT_EDGES);
-  CHECK_EQ (threshold_one (3, 4, &c), 0);
+  g_assert_cmpint (threshold_one (3, 4, &c), ==, 0);
   c = make_consts (0.0, 0, CE_NORM_L2, CE_OUTPUT_EDGES);
-  CHECK_EQ (threshold_one (0, 0, &c), 0);
-  CHECK_EQ (threshold_one (0, 1, &c), 255);
+  g_assert_cmpint (threshold_one (0, 0, &c), ==, 0);
+  g_assert_cmpint (threshold_one (0, 1, &c), ==, 255);
   c = make_consts (0.0, 0, CE_NORM_L1, CE_OUTPUT_EDGES);
-  CHECK_EQ (threshold_one (0, 0, &c), 0);
-  CHECK_EQ (threshold_one (-1, 0, &c), 255);
+  g_assert_cmpint (threshold_one (0, 0, &c), ==, 0);
+  g_assert_cmpint (threshold_one (-1, 0, &c), ==, 255);
 }
 
 /* S = 256, t = 0.5: K = 16384.  128^2 = 16384 -> not above; 128^2 + 1^2 =
@@ -758,36 +748,36 @@ test_threshold_is_strictly_greater_at_fractional_limit (void)
 {
   ce_edge_consts c;
   c = make_consts (0.5, 1, CE_NORM_L2, CE_OUTPUT_EDGES);
-  CHECK_EQ (threshold_one (128, 0, &c), 0);
-  CHECK_EQ (threshold_one (0, -128, &c), 0);
-  CHECK_EQ (threshold_one (128, 1, &c), 255);
-  CHECK_EQ (threshold_one (-1, 128, &c), 255);
+  g_assert_cmpint (threshold_one (128, 0, &c), ==, 0);
+  g_assert_cmpint (threshold_one (0, -128, &c), ==, 0);
+  g_assert_cmpint (threshold_one (128, 1, &c), ==, 255);
+  g_assert_cmpint (threshold_one (-1, 128, &c), ==, 255);
   c = make_consts (0.5, 1, CE_NORM_L1, CE_OUTPUT_EDGES);
-  CHECK_EQ (threshold_one (64, -64, &c), 0);
-  CHECK_EQ (threshold_one (65, -64, &c), 255);
+  g_assert_cmpint (threshold_one (64, -64, &c), ==, 0);
+  g_assert_cmpint (threshold_one (65, -64, &c), ==, 255);
   /* 37.3: l1 limit 9548, l2 limit 91179581 (9548^2 = 91164304 is below,
    * 9549^2 = 91183401 above) */
   c = make_consts (37.3, 1, CE_NORM_L1, CE_OUTPUT_EDGES);
-  CHECK_EQ (threshold_one (9548, 0, &c), 0);
-  CHECK_EQ (threshold_one (9548, 1, &c), 255);
+  g_assert_cmpint (threshold_one (9548, 0, &c), ==, 0);
+  g_assert_cmpint (threshold_one (9548, 1, &c), ==, 255);
   c = make_consts (37.3, 1, CE_NORM_L2, CE_OUTPUT_EDGES);
-  CHECK_EQ (threshold_one (9548, 0, &c), 0);
-  CHECK_EQ (threshold_one (9549, 0, &c), 255);
+  g_assert_cmpint (threshold_one (9548, 0, &c), ==, 0);
+  g_assert_cmpint (threshold_one (9549, 0, &c), ==, 255);
   /* 9548^2 + 123^2 = 91179433 <= K; 9548^2 + 124^2 = 91179680 > K */
-  CHECK_EQ (threshold_one (9548, 123, &c), 0);
-  CHECK_EQ (threshold_one (9548, 124, &c), 255);
+  g_assert_cmpint (threshold_one (9548, 123, &c), ==, 0);
+  g_assert_cmpint (threshold_one (9548, 124, &c), ==, 255);
   /* the largest gradients (B 0 / 65280 step: |gx| = 4 * 65280) */
   c = make_consts (2048.0, 1, CE_NORM_L2, CE_OUTPUT_EDGES);
-  CHECK_EQ (threshold_one (261120, -261120, &c), 0);
+  g_assert_cmpint (threshold_one (261120, -261120, &c), ==, 0);
   c = make_consts (1442.0, 1, CE_NORM_L2, CE_OUTPUT_EDGES);
   /* sqrt(2) * 1020 = 1442.497 */
-  CHECK_EQ (threshold_one (261120, -261120, &c), 255);
+  g_assert_cmpint (threshold_one (261120, -261120, &c), ==, 255);
   c = make_consts (1443.0, 1, CE_NORM_L2, CE_OUTPUT_EDGES);
-  CHECK_EQ (threshold_one (261120, -261120, &c), 0);
+  g_assert_cmpint (threshold_one (261120, -261120, &c), ==, 0);
   c = make_consts (2039.99, 1, CE_NORM_L1, CE_OUTPUT_EDGES);
-  CHECK_EQ (threshold_one (-261120, 261120, &c), 255);
+  g_assert_cmpint (threshold_one (-261120, 261120, &c), ==, 255);
   c = make_consts (2040.0, 1, CE_NORM_L1, CE_OUTPUT_EDGES);
-  CHECK_EQ (threshold_one (-261120, 261120, &c), 0);
+  g_assert_cmpint (threshold_one (-261120, 261120, &c), ==, 0);
 }
 
 /* Magnitude: min (255, round-half-up (m)). */
@@ -797,45 +787,45 @@ test_magnitude_rounds_half_up_and_clamps (void)
   ce_edge_consts c;
   /* l2, S = 1 (no exact halves exist: sqrt of an integer) */
   c = make_consts (128.0, 0, CE_NORM_L2, CE_OUTPUT_MAGNITUDE);
-  CHECK_EQ (threshold_one (3, 4, &c), 5);
-  CHECK_EQ (threshold_one (2, 1, &c), 2);       /* 2.236 */
-  CHECK_EQ (threshold_one (2, 2, &c), 3);       /* 2.828 */
-  CHECK_EQ (threshold_one (1, 1, &c), 1);       /* 1.414 */
-  CHECK_EQ (threshold_one (0, 0, &c), 0);
-  CHECK_EQ (threshold_one (-255, 0, &c), 255);
-  CHECK_EQ (threshold_one (254, 0, &c), 254);
-  CHECK_EQ (threshold_one (180, 180, &c), 255); /* 254.56 -> 255 */
-  CHECK_EQ (threshold_one (179, 180, &c), 254); /* 253.85 */
-  CHECK_EQ (threshold_one (256, 0, &c), 255);
-  CHECK_EQ (threshold_one (300, 400, &c), 255); /* 500 */
+  g_assert_cmpint (threshold_one (3, 4, &c), ==, 5);
+  g_assert_cmpint (threshold_one (2, 1, &c), ==, 2); /* 2.236 */
+  g_assert_cmpint (threshold_one (2, 2, &c), ==, 3); /* 2.828 */
+  g_assert_cmpint (threshold_one (1, 1, &c), ==, 1); /* 1.414 */
+  g_assert_cmpint (threshold_one (0, 0, &c), ==, 0);
+  g_assert_cmpint (threshold_one (-255, 0, &c), ==, 255);
+  g_assert_cmpint (threshold_one (254, 0, &c), ==, 254);
+  g_assert_cmpint (threshold_one (180, 180, &c), ==, 255); /* 254.56 -> 255 */
+  g_assert_cmpint (threshold_one (179, 180, &c), ==, 254); /* 253.85 */
+  g_assert_cmpint (threshold_one (256, 0, &c), ==, 255);
+  g_assert_cmpint (threshold_one (300, 400, &c), ==, 255); /* 500 */
   /* l2, S = 256 */
   c = make_consts (128.0, 1, CE_NORM_L2, CE_OUTPUT_MAGNITUDE);
-  CHECK_EQ (threshold_one (384, 512, &c), 3);   /* 640 / 256 = 2.5 */
-  CHECK_EQ (threshold_one (383, 512, &c), 2);   /* 639.4 / 256 */
-  CHECK_EQ (threshold_one (128, 0, &c), 1);     /* 0.5 */
-  CHECK_EQ (threshold_one (0, -127, &c), 0);    /* 0.496 */
-  CHECK_EQ (threshold_one (65152, 0, &c), 255); /* 254.5 */
-  CHECK_EQ (threshold_one (65151, 0, &c), 254); /* 254.496 */
-  CHECK_EQ (threshold_one (65408, 0, &c), 255); /* 255.5 clamps */
-  CHECK_EQ (threshold_one (261120, -261120, &c), 255);
+  g_assert_cmpint (threshold_one (384, 512, &c), ==, 3); /* 640 / 256 = 2.5 */
+  g_assert_cmpint (threshold_one (383, 512, &c), ==, 2); /* 639.4 / 256 */
+  g_assert_cmpint (threshold_one (128, 0, &c), ==, 1); /* 0.5 */
+  g_assert_cmpint (threshold_one (0, -127, &c), ==, 0); /* 0.496 */
+  g_assert_cmpint (threshold_one (65152, 0, &c), ==, 255); /* 254.5 */
+  g_assert_cmpint (threshold_one (65151, 0, &c), ==, 254); /* 254.496 */
+  g_assert_cmpint (threshold_one (65408, 0, &c), ==, 255); /* 255.5 clamps */
+  g_assert_cmpint (threshold_one (261120, -261120, &c), ==, 255);
   /* l1, S = 1 */
   c = make_consts (128.0, 0, CE_NORM_L1, CE_OUTPUT_MAGNITUDE);
-  CHECK_EQ (threshold_one (3, 4, &c), 7);
-  CHECK_EQ (threshold_one (-3, -4, &c), 7);
-  CHECK_EQ (threshold_one (200, -54, &c), 254);
-  CHECK_EQ (threshold_one (200, 55, &c), 255);
-  CHECK_EQ (threshold_one (200, 56, &c), 255);
-  CHECK_EQ (threshold_one (1020, 1020, &c), 255);
+  g_assert_cmpint (threshold_one (3, 4, &c), ==, 7);
+  g_assert_cmpint (threshold_one (-3, -4, &c), ==, 7);
+  g_assert_cmpint (threshold_one (200, -54, &c), ==, 254);
+  g_assert_cmpint (threshold_one (200, 55, &c), ==, 255);
+  g_assert_cmpint (threshold_one (200, 56, &c), ==, 255);
+  g_assert_cmpint (threshold_one (1020, 1020, &c), ==, 255);
   /* l1, S = 256 */
   c = make_consts (128.0, 1, CE_NORM_L1, CE_OUTPUT_MAGNITUDE);
-  CHECK_EQ (threshold_one (640, 0, &c), 3);     /* 2.5 */
-  CHECK_EQ (threshold_one (320, -320, &c), 3);
-  CHECK_EQ (threshold_one (639, 0, &c), 2);
-  CHECK_EQ (threshold_one (-128, 0, &c), 1);    /* 0.5 */
-  CHECK_EQ (threshold_one (127, 0, &c), 0);
-  CHECK_EQ (threshold_one (65151, 0, &c), 254);
-  CHECK_EQ (threshold_one (65000, 152, &c), 255);       /* 254.5 */
-  CHECK_EQ (threshold_one (-261120, 261120, &c), 255);
+  g_assert_cmpint (threshold_one (640, 0, &c), ==, 3); /* 2.5 */
+  g_assert_cmpint (threshold_one (320, -320, &c), ==, 3);
+  g_assert_cmpint (threshold_one (639, 0, &c), ==, 2);
+  g_assert_cmpint (threshold_one (-128, 0, &c), ==, 1); /* 0.5 */
+  g_assert_cmpint (threshold_one (127, 0, &c), ==, 0);
+  g_assert_cmpint (threshold_one (65151, 0, &c), ==, 254);
+  g_assert_cmpint (threshold_one (65000, 152, &c), ==, 255); /* 254.5 */
+  g_assert_cmpint (threshold_one (-261120, 261120, &c), ==, 255);
 }
 
 /* ce_ref_threshold over a padded grid: each pair lands at its place and
@@ -858,13 +848,13 @@ test_threshold_writes_only_the_image (void)
   g[0 * GS + 2 * 2 + 1] = 4;    /* exactly 5: no edge */
   g[0 * GS + 6] = 1000;         /* padding pairs: ignored */
   g[1 * GS + 7] = 1000;
-  CHECK_STATUS (ce_ref_threshold (g, GS * sizeof (int32_t), W, H, &c, dst,
+  ce_assert_status (ce_ref_threshold (g, GS * sizeof (int32_t), W, H, &c, dst,
           DS), CE_STATUS_OK);
   for (int r = 0; r < H; r++) {
     for (int x = 0; x < W; x++)
-      CHECK_EQ (dst[r * DS + x], want[r][x]);
-    CHECK_EQ (dst[r * DS + 3], 0x77);
-    CHECK_EQ (dst[r * DS + 4], 0x77);
+      g_assert_cmpint (dst[r * DS + x], ==, want[r][x]);
+    g_assert_cmpint (dst[r * DS + 3], ==, 0x77);
+    g_assert_cmpint (dst[r * DS + 4], ==, 0x77);
   }
 }
 
@@ -879,48 +869,48 @@ test_params_validation_rejects_bad_values (void)
   for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
     ce_edge_params_init (&p);
     p.threshold = bad[k];
-    CHECK_INVALID (ce_edge_params_validate (&p), "threshold");
-    CHECK_INVALID (ce_edge_consts_init (&c, &p), "threshold");
+    ce_assert_invalid (ce_edge_params_validate (&p), "threshold");
+    ce_assert_invalid (ce_edge_consts_init (&c, &p), "threshold");
   }
   ce_edge_params_init (&p);
   p.threshold = NAN;
-  CHECK_INVALID (ce_edge_params_validate (&p), "threshold");
-  CHECK_INVALID (ce_edge_consts_init (&c, &p), "threshold");
+  ce_assert_invalid (ce_edge_params_validate (&p), "threshold");
+  ce_assert_invalid (ce_edge_consts_init (&c, &p), "threshold");
   p.threshold = INFINITY;
-  CHECK_INVALID (ce_edge_params_validate (&p), "threshold");
+  ce_assert_invalid (ce_edge_params_validate (&p), "threshold");
   p.threshold = -INFINITY;
-  CHECK_INVALID (ce_edge_params_validate (&p), "threshold");
+  ce_assert_invalid (ce_edge_params_validate (&p), "threshold");
 
   /* the ends are allowed */
   ce_edge_params_init (&p);
   p.threshold = 0.0;
-  CHECK_STATUS (ce_edge_params_validate (&p), CE_STATUS_OK);
+  ce_assert_status (ce_edge_params_validate (&p), CE_STATUS_OK);
   p.threshold = 2048.0;
-  CHECK_STATUS (ce_edge_params_validate (&p), CE_STATUS_OK);
+  ce_assert_status (ce_edge_params_validate (&p), CE_STATUS_OK);
 
   ce_edge_params_init (&p);
   p.border = (ce_border_mode) 3;
-  CHECK_INVALID (ce_edge_params_validate (&p), "border");
-  CHECK_INVALID (ce_edge_consts_init (&c, &p), "border");
+  ce_assert_invalid (ce_edge_params_validate (&p), "border");
+  ce_assert_invalid (ce_edge_consts_init (&c, &p), "border");
   p.border = (ce_border_mode) - 1;
-  CHECK_INVALID (ce_edge_params_validate (&p), "border");
+  ce_assert_invalid (ce_edge_params_validate (&p), "border");
   ce_edge_params_init (&p);
   p.norm = (ce_norm) 2;
-  CHECK_INVALID (ce_edge_params_validate (&p), "norm");
-  CHECK_INVALID (ce_edge_consts_init (&c, &p), "norm");
+  ce_assert_invalid (ce_edge_params_validate (&p), "norm");
+  ce_assert_invalid (ce_edge_consts_init (&c, &p), "norm");
   ce_edge_params_init (&p);
   p.output = (ce_output) 2;
-  CHECK_INVALID (ce_edge_params_validate (&p), "output");
-  CHECK_INVALID (ce_edge_consts_init (&c, &p), "output");
+  ce_assert_invalid (ce_edge_params_validate (&p), "output");
+  ce_assert_invalid (ce_edge_consts_init (&c, &p), "output");
 
-  CHECK_INVALID (ce_edge_params_validate (NULL), "");
+  ce_assert_invalid (ce_edge_params_validate (NULL), "");
   ce_edge_params_init (&p);
-  CHECK_INVALID (ce_edge_consts_init (NULL, &p), "");
-  CHECK_INVALID (ce_edge_consts_init (&c, NULL), "");
+  ce_assert_invalid (ce_edge_consts_init (NULL, &p), "");
+  ce_assert_invalid (ce_edge_consts_init (&c, NULL), "");
   /* the message is never NULL, and a status has a sentence */
-  CHECK (ce_last_error () != NULL);
-  CHECK (ce_status_string (CE_STATUS_INVALID_ARGUMENT) != NULL);
-  CHECK (ce_status_string (CE_STATUS_NO_DEVICE) != NULL);
+  g_assert_true (ce_last_error () != NULL);
+  g_assert_true (ce_status_string (CE_STATUS_INVALID_ARGUMENT) != NULL);
+  g_assert_true (ce_status_string (CE_STATUS_NO_DEVICE) != NULL);
 }
 
 static void
@@ -935,99 +925,102 @@ test_reference_functions_reject_bad_arguments (void)
   ce_frame f;
 
   ce_edge_params_init (&p);
-  CHECK_STATUS (ce_edge_consts_init (&c, &p), CE_STATUS_OK);
+  ce_assert_status (ce_edge_consts_init (&c, &p), CE_STATUS_OK);
 
   /* blur */
-  CHECK_INVALID (ce_ref_blur (NULL, 4, 4, 4, CE_BORDER_ZERO, b, 8), "");
-  CHECK_INVALID (ce_ref_blur (y, 4, 4, 4, CE_BORDER_ZERO, NULL, 8), "");
-  CHECK_INVALID (ce_ref_blur (y, 4, 0, 4, CE_BORDER_ZERO, b, 8), "width");
-  CHECK_INVALID (ce_ref_blur (y, 4, -3, 4, CE_BORDER_ZERO, b, 8), "width");
-  CHECK_INVALID (ce_ref_blur (y, 4, 4, 0, CE_BORDER_ZERO, b, 8), "height");
-  CHECK_INVALID (ce_ref_blur (y, 4, 4, -1, CE_BORDER_ZERO, b, 8), "height");
-  CHECK_INVALID (ce_ref_blur (y, 3, 4, 4, CE_BORDER_ZERO, b, 8), "stride");
-  CHECK_INVALID (ce_ref_blur (y, 4, 4, 4, CE_BORDER_ZERO, b, 7), "stride");
+  ce_assert_invalid (ce_ref_blur (NULL, 4, 4, 4, CE_BORDER_ZERO, b, 8), "");
+  ce_assert_invalid (ce_ref_blur (y, 4, 4, 4, CE_BORDER_ZERO, NULL, 8), "");
+  ce_assert_invalid (ce_ref_blur (y, 4, 0, 4, CE_BORDER_ZERO, b, 8), "width");
+  ce_assert_invalid (ce_ref_blur (y, 4, -3, 4, CE_BORDER_ZERO, b, 8), "width");
+  ce_assert_invalid (ce_ref_blur (y, 4, 4, 0, CE_BORDER_ZERO, b, 8), "height");
+  ce_assert_invalid (ce_ref_blur (y, 4, 4, -1, CE_BORDER_ZERO, b, 8), "height");
+  ce_assert_invalid (ce_ref_blur (y, 3, 4, 4, CE_BORDER_ZERO, b, 8), "stride");
+  ce_assert_invalid (ce_ref_blur (y, 4, 4, 4, CE_BORDER_ZERO, b, 7), "stride");
   /* sobel */
-  CHECK_INVALID (ce_ref_sobel (NULL, 8, 4, 4, CE_BORDER_ZERO, g, 32), "");
-  CHECK_INVALID (ce_ref_sobel (b, 8, 4, 4, CE_BORDER_ZERO, NULL, 32), "");
-  CHECK_INVALID (ce_ref_sobel (b, 8, 0, 4, CE_BORDER_ZERO, g, 32), "width");
-  CHECK_INVALID (ce_ref_sobel (b, 8, 4, -2, CE_BORDER_ZERO, g, 32), "height");
-  CHECK_INVALID (ce_ref_sobel (b, 7, 4, 4, CE_BORDER_ZERO, g, 32), "stride");
-  CHECK_INVALID (ce_ref_sobel (b, 8, 4, 4, CE_BORDER_ZERO, g, 31), "stride");
+  ce_assert_invalid (ce_ref_sobel (NULL, 8, 4, 4, CE_BORDER_ZERO, g, 32), "");
+  ce_assert_invalid (ce_ref_sobel (b, 8, 4, 4, CE_BORDER_ZERO, NULL, 32), "");
+  ce_assert_invalid (ce_ref_sobel (b, 8, 0, 4, CE_BORDER_ZERO, g, 32), "width");
+  ce_assert_invalid (ce_ref_sobel (b, 8, 4, -2, CE_BORDER_ZERO, g, 32),
+      "height");
+  ce_assert_invalid (ce_ref_sobel (b, 7, 4, 4, CE_BORDER_ZERO, g, 32),
+      "stride");
+  ce_assert_invalid (ce_ref_sobel (b, 8, 4, 4, CE_BORDER_ZERO, g, 31),
+      "stride");
   /* threshold */
-  CHECK_INVALID (ce_ref_threshold (NULL, 32, 4, 4, &c, d, 4), "");
-  CHECK_INVALID (ce_ref_threshold (g, 32, 4, 4, NULL, d, 4), "");
-  CHECK_INVALID (ce_ref_threshold (g, 32, 4, 4, &c, NULL, 4), "");
-  CHECK_INVALID (ce_ref_threshold (g, 32, 0, 4, &c, d, 4), "width");
-  CHECK_INVALID (ce_ref_threshold (g, 32, 4, 0, &c, d, 4), "height");
-  CHECK_INVALID (ce_ref_threshold (g, 31, 4, 4, &c, d, 4), "stride");
-  CHECK_INVALID (ce_ref_threshold (g, 32, 4, 4, &c, d, 3), "stride");
+  ce_assert_invalid (ce_ref_threshold (NULL, 32, 4, 4, &c, d, 4), "");
+  ce_assert_invalid (ce_ref_threshold (g, 32, 4, 4, NULL, d, 4), "");
+  ce_assert_invalid (ce_ref_threshold (g, 32, 4, 4, &c, NULL, 4), "");
+  ce_assert_invalid (ce_ref_threshold (g, 32, 0, 4, &c, d, 4), "width");
+  ce_assert_invalid (ce_ref_threshold (g, 32, 4, 0, &c, d, 4), "height");
+  ce_assert_invalid (ce_ref_threshold (g, 31, 4, 4, &c, d, 4), "stride");
+  ce_assert_invalid (ce_ref_threshold (g, 32, 4, 4, &c, d, 3), "stride");
   /* edge */
-  CHECK_INVALID (ce_ref_edge (NULL, 4, 4, 4, &p, d, 4), "");
-  CHECK_INVALID (ce_ref_edge (y, 4, 4, 4, NULL, d, 4), "");
-  CHECK_INVALID (ce_ref_edge (y, 4, 4, 4, &p, NULL, 4), "");
-  CHECK_INVALID (ce_ref_edge (y, 4, 0, 4, &p, d, 4), "width");
-  CHECK_INVALID (ce_ref_edge (y, 4, 4, -5, &p, d, 4), "height");
-  CHECK_INVALID (ce_ref_edge (y, 3, 4, 4, &p, d, 4), "stride");
-  CHECK_INVALID (ce_ref_edge (y, 4, 4, 4, &p, d, 3), "stride");
+  ce_assert_invalid (ce_ref_edge (NULL, 4, 4, 4, &p, d, 4), "");
+  ce_assert_invalid (ce_ref_edge (y, 4, 4, 4, NULL, d, 4), "");
+  ce_assert_invalid (ce_ref_edge (y, 4, 4, 4, &p, NULL, 4), "");
+  ce_assert_invalid (ce_ref_edge (y, 4, 0, 4, &p, d, 4), "width");
+  ce_assert_invalid (ce_ref_edge (y, 4, 4, -5, &p, d, 4), "height");
+  ce_assert_invalid (ce_ref_edge (y, 3, 4, 4, &p, d, 4), "stride");
+  ce_assert_invalid (ce_ref_edge (y, 4, 4, 4, &p, d, 3), "stride");
   p.threshold = -1.0;
-  CHECK_INVALID (ce_ref_edge (y, 4, 4, 4, &p, d, 4), "threshold");
+  ce_assert_invalid (ce_ref_edge (y, 4, 4, 4, &p, d, 4), "threshold");
   ce_edge_params_init (&p);
   /* upscale */
-  CHECK_INVALID (ce_ref_upscale2x (NULL, 4, 4, 4, 1, d, 8), "");
-  CHECK_INVALID (ce_ref_upscale2x (y, 4, 4, 4, 1, NULL, 8), "");
-  CHECK_INVALID (ce_ref_upscale2x (y, 4, 0, 4, 1, d, 8), "width");
-  CHECK_INVALID (ce_ref_upscale2x (y, 4, 4, 0, 1, d, 8), "height");
-  CHECK_INVALID (ce_ref_upscale2x (y, 3, 4, 4, 1, d, 8), "stride");
-  CHECK_INVALID (ce_ref_upscale2x (y, 4, 4, 4, 1, d, 7), "stride");
-  CHECK_INVALID (ce_ref_upscale2x (y, 16, 4, 2, 4, d, 31), "stride");
-  CHECK_INVALID (ce_ref_upscale2x (y, 4, 4, 4, 3, d, 24), "");
-  CHECK_INVALID (ce_ref_upscale2x (y, 4, 4, 4, 2, d, 24), "");
+  ce_assert_invalid (ce_ref_upscale2x (NULL, 4, 4, 4, 1, d, 8), "");
+  ce_assert_invalid (ce_ref_upscale2x (y, 4, 4, 4, 1, NULL, 8), "");
+  ce_assert_invalid (ce_ref_upscale2x (y, 4, 0, 4, 1, d, 8), "width");
+  ce_assert_invalid (ce_ref_upscale2x (y, 4, 4, 0, 1, d, 8), "height");
+  ce_assert_invalid (ce_ref_upscale2x (y, 3, 4, 4, 1, d, 8), "stride");
+  ce_assert_invalid (ce_ref_upscale2x (y, 4, 4, 4, 1, d, 7), "stride");
+  ce_assert_invalid (ce_ref_upscale2x (y, 16, 4, 2, 4, d, 31), "stride");
+  ce_assert_invalid (ce_ref_upscale2x (y, 4, 4, 4, 3, d, 24), "");
+  ce_assert_invalid (ce_ref_upscale2x (y, 4, 4, 4, 2, d, 24), "");
   /* frames and luma */
   f.data = y;
   f.stride = 4;
   f.width = 4;
   f.height = 4;
   f.format = CE_FORMAT_GRAY8;
-  CHECK_STATUS (ce_frame_validate (&f), CE_STATUS_OK);
-  CHECK_STATUS (ce_ref_luma (&f, d, 4), CE_STATUS_OK);
-  CHECK_INVALID (ce_ref_luma (&f, NULL, 4), "");
-  CHECK_INVALID (ce_ref_luma (&f, d, 3), "stride");
-  CHECK_INVALID (ce_ref_luma (NULL, d, 4), "");
-  CHECK_INVALID (ce_ref_edge_frame (&f, NULL, d, 4), "");
-  CHECK_INVALID (ce_ref_edge_frame (NULL, &p, d, 4), "");
+  ce_assert_status (ce_frame_validate (&f), CE_STATUS_OK);
+  ce_assert_status (ce_ref_luma (&f, d, 4), CE_STATUS_OK);
+  ce_assert_invalid (ce_ref_luma (&f, NULL, 4), "");
+  ce_assert_invalid (ce_ref_luma (&f, d, 3), "stride");
+  ce_assert_invalid (ce_ref_luma (NULL, d, 4), "");
+  ce_assert_invalid (ce_ref_edge_frame (&f, NULL, d, 4), "");
+  ce_assert_invalid (ce_ref_edge_frame (NULL, &p, d, 4), "");
   f.data = NULL;
-  CHECK_INVALID (ce_frame_validate (&f), "");
-  CHECK_INVALID (ce_ref_edge_frame (&f, &p, d, 4), "");
+  ce_assert_invalid (ce_frame_validate (&f), "");
+  ce_assert_invalid (ce_ref_edge_frame (&f, &p, d, 4), "");
   f.data = y;
   f.width = 0;
-  CHECK_INVALID (ce_frame_validate (&f), "width");
-  CHECK_INVALID (ce_ref_luma (&f, d, 4), "width");
+  ce_assert_invalid (ce_frame_validate (&f), "width");
+  ce_assert_invalid (ce_ref_luma (&f, d, 4), "width");
   f.width = 4;
   f.height = -1;
-  CHECK_INVALID (ce_frame_validate (&f), "height");
+  ce_assert_invalid (ce_frame_validate (&f), "height");
   f.height = 4;
   f.stride = 3;
-  CHECK_INVALID (ce_frame_validate (&f), "stride");
-  CHECK_INVALID (ce_ref_edge_frame (&f, &p, d, 4), "stride");
+  ce_assert_invalid (ce_frame_validate (&f), "stride");
+  ce_assert_invalid (ce_ref_edge_frame (&f, &p, d, 4), "stride");
   /* a packed format's row is wider than its width */
   f.stride = 8;
   f.format = CE_FORMAT_RGBA;
-  CHECK_INVALID (ce_frame_validate (&f), "stride");
+  ce_assert_invalid (ce_frame_validate (&f), "stride");
   f.stride = 16;
-  CHECK_STATUS (ce_frame_validate (&f), CE_STATUS_OK);
+  ce_assert_status (ce_frame_validate (&f), CE_STATUS_OK);
   f.stride = 11;
   f.format = CE_FORMAT_RGB;
-  CHECK_INVALID (ce_frame_validate (&f), "stride");
+  ce_assert_invalid (ce_frame_validate (&f), "stride");
   f.stride = 12;
-  CHECK_STATUS (ce_frame_validate (&f), CE_STATUS_OK);
+  ce_assert_status (ce_frame_validate (&f), CE_STATUS_OK);
   f.format = CE_FORMAT_COUNT;
-  CHECK_INVALID (ce_frame_validate (&f), "format");
+  ce_assert_invalid (ce_frame_validate (&f), "format");
   f.format = (ce_format) - 1;
-  CHECK_INVALID (ce_ref_luma (&f, d, 4), "format");
+  ce_assert_invalid (ce_ref_luma (&f, d, 4), "format");
   {
     ce_luma_layout l;
-    CHECK_INVALID (ce_luma_layout_get (CE_FORMAT_COUNT, &l), "format");
-    CHECK_INVALID (ce_luma_layout_get (CE_FORMAT_GRAY8, NULL), "");
+    ce_assert_invalid (ce_luma_layout_get (CE_FORMAT_COUNT, &l), "format");
+    ce_assert_invalid (ce_luma_layout_get (CE_FORMAT_GRAY8, NULL), "");
   }
 }
 
@@ -1038,11 +1031,11 @@ test_blur_and_sobel_reject_bad_border_mode (void)
   uint8_t y[16] = { 0 };
   uint16_t b[16] = { 0 };
   int32_t g[32] = { 0 };
-  CHECK_INVALID (ce_ref_blur (y, 4, 4, 4, (ce_border_mode) 7, b, 8),
+  ce_assert_invalid (ce_ref_blur (y, 4, 4, 4, (ce_border_mode) 7, b, 8),
       "border");
-  CHECK_INVALID (ce_ref_blur (y, 4, 4, 4, (ce_border_mode) - 1, b, 8),
+  ce_assert_invalid (ce_ref_blur (y, 4, 4, 4, (ce_border_mode) - 1, b, 8),
       "border");
-  CHECK_INVALID (ce_ref_sobel (b, 8, 4, 4, (ce_border_mode) 3, g, 32),
+  ce_assert_invalid (ce_ref_sobel (b, 8, 4, 4, (ce_border_mode) 3, g, 32),
       "border");
 }
 
@@ -1084,27 +1077,28 @@ static const luma_case luma_cases[] = {
 static void
 test_luma_layout_of_every_format (void)
 {
-  CHECK_EQ (sizeof luma_cases / sizeof luma_cases[0], CE_FORMAT_COUNT);
+  g_assert_cmpint (sizeof luma_cases / sizeof luma_cases[0], ==,
+      CE_FORMAT_COUNT);
   for (int k = 0; k < CE_FORMAT_COUNT; k++) {
     const luma_case *lc = &luma_cases[k];
     ce_luma_layout l;
-    CHECK_EQ (lc->format, k);
-    CHECK_STATUS (ce_luma_layout_get (lc->format, &l), CE_STATUS_OK);
-    CHECK (ce_format_name (lc->format) != NULL);
+    g_assert_cmpint (lc->format, ==, k);
+    ce_assert_status (ce_luma_layout_get (lc->format, &l), CE_STATUS_OK);
+    g_assert_true (ce_format_name (lc->format) != NULL);
     if (lc->format == CE_FORMAT_YUY2 || lc->format == CE_FORMAT_UYVY) {
       /* the layout describes the pixel pairs: 2 bytes per pixel, Y of
        * pixel 0 at y_offset */
-      CHECK_EQ (l.bytes_per_pixel, 2);
+      g_assert_cmpint (l.bytes_per_pixel, ==, 2);
     } else {
-      CHECK_EQ (l.bytes_per_pixel, lc->bpp);
+      g_assert_cmpint (l.bytes_per_pixel, ==, lc->bpp);
     }
-    CHECK_EQ (l.is_rgb, lc->is_rgb);
+    g_assert_cmpint (l.is_rgb, ==, lc->is_rgb);
     if (lc->is_rgb) {
-      CHECK_EQ (l.r_offset, lc->r);
-      CHECK_EQ (l.g_offset, lc->g);
-      CHECK_EQ (l.b_offset, lc->b);
+      g_assert_cmpint (l.r_offset, ==, lc->r);
+      g_assert_cmpint (l.g_offset, ==, lc->g);
+      g_assert_cmpint (l.b_offset, ==, lc->b);
     } else {
-      CHECK_EQ (l.y_offset, lc->y);
+      g_assert_cmpint (l.y_offset, ==, lc->y);
     }
   }
 }
@@ -1147,22 +1141,18 @@ test_luma_extraction_for_every_format (void)
       }
     }
     memset (dst, 0xEE, sizeof dst);
-    f.data = src;
-    f.stride = stride;
-    f.width = W;
-    f.height = H;
-    f.format = lc->format;
-    CHECK_STATUS (ce_ref_luma (&f, dst, DS), CE_STATUS_OK);
+    f = ce_test_frame (src, stride, W, H, lc->format);
+    ce_assert_status (ce_ref_luma (&f, dst, DS), CE_STATUS_OK);
     for (int i = 0; i < W * H; i++) {
       int want = lc->is_rgb ? rgb_luma[i] : yuv_luma[i];
       int got = dst[(i / W) * DS + i % W];
       if (got != want)
-        report_failure (__FILE__, __LINE__, "%s: luma (%d,%d) = %d, want %d",
+        ce_test_fail ("%s: luma (%d,%d) = %d, want %d",
             ce_format_name (lc->format), i % W, i / W, got, want);
     }
     for (int r = 0; r < H; r++)
       for (int x = W; x < DS; x++)
-        CHECK_EQ (dst[r * DS + x], 0xEE);
+        g_assert_cmpint (dst[r * DS + x], ==, 0xEE);
   }
 }
 
@@ -1186,26 +1176,22 @@ test_edge_frame_from_packed_rgb (void)
       px[2] = 0;                /* R */
       px[3] = 0x42;             /* x */
     }
-  f.data = src;
-  f.stride = STRIDE;
-  f.width = W;
-  f.height = H;
-  f.format = CE_FORMAT_BGRx;
-  p = make_params (595.0, 0, CE_BORDER_REPLICATE, CE_NORM_L2,
+  f = ce_test_frame (src, STRIDE, W, H, CE_FORMAT_BGRx);
+  p = ce_test_params (595.0, 0, CE_BORDER_REPLICATE, CE_NORM_L2,
       CE_OUTPUT_EDGES);
-  CHECK_STATUS (ce_ref_edge_frame (&f, &p, dst, W), CE_STATUS_OK);
+  ce_assert_status (ce_ref_edge_frame (&f, &p, dst, W), CE_STATUS_OK);
   for (int i = 0; i < W * H; i++)
-    CHECK_EQ (dst[i], (i % W == 2 || i % W == 3) ? 255 : 0);
+    g_assert_cmpint (dst[i], ==, (i % W == 2 || i % W == 3) ? 255 : 0);
   p.threshold = 596.0;
-  CHECK_STATUS (ce_ref_edge_frame (&f, &p, dst, W), CE_STATUS_OK);
+  ce_assert_status (ce_ref_edge_frame (&f, &p, dst, W), CE_STATUS_OK);
   for (int i = 0; i < W * H; i++)
-    CHECK_EQ (dst[i], 0);
+    g_assert_cmpint (dst[i], ==, 0);
   /* magnitude: 596 -> 255; l1 the same (gy = 0) */
   p.output = CE_OUTPUT_MAGNITUDE;
   p.norm = CE_NORM_L1;
-  CHECK_STATUS (ce_ref_edge_frame (&f, &p, dst, W), CE_STATUS_OK);
+  ce_assert_status (ce_ref_edge_frame (&f, &p, dst, W), CE_STATUS_OK);
   for (int i = 0; i < W * H; i++)
-    CHECK_EQ (dst[i], (i % W == 2 || i % W == 3) ? 255 : 0);
+    g_assert_cmpint (dst[i], ==, (i % W == 2 || i % W == 3) ? 255 : 0);
 }
 
 /* ---- upscale ---- */
@@ -1218,19 +1204,19 @@ test_upscale_1x1_fills_2x2 (void)
   uint8_t s4[4] = { 1, 2, 250, 255 };
   uint8_t d4[2 * 12];
   memset (d, 0, sizeof d);
-  CHECK_STATUS (ce_ref_upscale2x (&s, 1, 1, 1, 1, d, 3), CE_STATUS_OK);
-  CHECK_EQ (d[0], 123);
-  CHECK_EQ (d[1], 123);
-  CHECK_EQ (d[3], 123);
-  CHECK_EQ (d[4], 123);
-  CHECK_EQ (d[2], 0);
-  CHECK_EQ (d[5], 0);
+  ce_assert_status (ce_ref_upscale2x (&s, 1, 1, 1, 1, d, 3), CE_STATUS_OK);
+  g_assert_cmpint (d[0], ==, 123);
+  g_assert_cmpint (d[1], ==, 123);
+  g_assert_cmpint (d[3], ==, 123);
+  g_assert_cmpint (d[4], ==, 123);
+  g_assert_cmpint (d[2], ==, 0);
+  g_assert_cmpint (d[5], ==, 0);
   memset (d4, 0, sizeof d4);
-  CHECK_STATUS (ce_ref_upscale2x (s4, 4, 1, 1, 4, d4, 12), CE_STATUS_OK);
+  ce_assert_status (ce_ref_upscale2x (s4, 4, 1, 1, 4, d4, 12), CE_STATUS_OK);
   for (int r = 0; r < 2; r++)
     for (int i = 0; i < 8; i++)
-      CHECK_EQ (d4[r * 12 + i], s4[i % 4]);
-  CHECK_EQ (d4[8], 0);
+      g_assert_cmpint (d4[r * 12 + i], ==, s4[i % 4]);
+  g_assert_cmpint (d4[8], ==, 0);
 }
 
 /* 2x2 [a b; c d].  Output index i -> x = i/2 - 1/4 clamped to [0, 1]:
@@ -1260,20 +1246,20 @@ test_upscale_2x2_by_hand (void)
   };
   uint8_t dst[4 * 9];
   memset (dst, 0xBB, sizeof dst);
-  CHECK_STATUS (ce_ref_upscale2x (src, 5, 2, 2, 1, dst, 9), CE_STATUS_OK);
+  ce_assert_status (ce_ref_upscale2x (src, 5, 2, 2, 1, dst, 9), CE_STATUS_OK);
   for (int j = 0; j < 4; j++) {
     for (int i = 0; i < 4; i++)
       if (dst[j * 9 + i] != want[j][i])
-        report_failure (__FILE__, __LINE__, "(%d,%d) = %d, want %d", i, j,
-            dst[j * 9 + i], want[j][i]);
+        ce_test_fail ("(%d,%d) = %d, want %d", i, j, dst[j * 9 + i],
+            want[j][i]);
     for (int i = 4; i < 9; i++)
-      CHECK_EQ (dst[j * 9 + i], 0xBB);
+      g_assert_cmpint (dst[j * 9 + i], ==, 0xBB);
   }
   /* a few of them as numbers: (144*0 + 4800 + 9648 + 4080 + 128) >> 8 =
    * 18656 >> 8 = 72; (6400 + 128) >> 8 = 25; (19200 + 128) >> 8 = 75 */
-  CHECK_EQ (dst[1 * 9 + 1], 72);
-  CHECK_EQ (dst[0 * 9 + 1], 25);
-  CHECK_EQ (dst[0 * 9 + 2], 75);
+  g_assert_cmpint (dst[1 * 9 + 1], ==, 72);
+  g_assert_cmpint (dst[0 * 9 + 1], ==, 25);
+  g_assert_cmpint (dst[0 * 9 + 2], ==, 75);
 }
 
 /* 3x2 GRAY8: along x (n = 3) i -> (p, fx) = (0,0) (0,1) (0,3) (1,1) (1,3)
@@ -1286,7 +1272,7 @@ test_upscale_3x2_gray8 (void)
   static const uint8_t src[2 * 4] = { 10, 250, 30, 0xFF, 90, 0, 255, 0xFF };
   uint8_t dst[4 * 8];
   memset (dst, 0xCD, sizeof dst);
-  CHECK_STATUS (ce_ref_upscale2x (src, 4, 3, 2, 1, dst, 8), CE_STATUS_OK);
+  ce_assert_status (ce_ref_upscale2x (src, 4, 3, 2, 1, dst, 8), CE_STATUS_OK);
   for (int j = 0; j < 4; j++) {
     for (int i = 0; i < 6; i++) {
       int x0 = px[i], x1 = x0 + 1 < 3 ? x0 + 1 : 2;
@@ -1296,17 +1282,16 @@ test_upscale_3x2_gray8 (void)
           + (4 - fx[i]) * fy[j] * 16 * src[y1 * 4 + x0]
           + fx[i] * fy[j] * 16 * src[y1 * 4 + x1] + 128) >> 8;
       if (dst[j * 8 + i] != want)
-        report_failure (__FILE__, __LINE__, "(%d,%d) = %d, want %d", i, j,
-            dst[j * 8 + i], want);
+        ce_test_fail ("(%d,%d) = %d, want %d", i, j, dst[j * 8 + i], want);
     }
-    CHECK_EQ (dst[j * 8 + 6], 0xCD);
-    CHECK_EQ (dst[j * 8 + 7], 0xCD);
+    g_assert_cmpint (dst[j * 8 + 6], ==, 0xCD);
+    g_assert_cmpint (dst[j * 8 + 7], ==, 0xCD);
   }
   /* by number: (2,0): fx 3/4 between 10 and 250: (64*10 + 192*250 + 128)
    * >> 8 = 48768 >> 8 = 190; (3,1): p 1, fx 1/4, fy 1/4 over 250 30 0 255:
    * (144*250 + 48*30 + 48*0 + 16*255 + 128) >> 8 = 41648 >> 8 = 162 */
-  CHECK_EQ (dst[0 * 8 + 2], 190);
-  CHECK_EQ (dst[1 * 8 + 3], 162);
+  g_assert_cmpint (dst[0 * 8 + 2], ==, 190);
+  g_assert_cmpint (dst[1 * 8 + 3], ==, 162);
 }
 
 /* 4 bytes per pixel: each byte filtered alone, the 4th (alpha) too.
@@ -1323,20 +1308,22 @@ test_upscale_4_byte_pixels_filter_every_channel (void)
   memcpy (src, P, 4);
   memcpy (src + 4, Q, 4);
   memset (dst, 0x3E, sizeof dst);
-  CHECK_STATUS (ce_ref_upscale2x (src, 12, 2, 1, 4, dst, 20), CE_STATUS_OK);
+  ce_assert_status (ce_ref_upscale2x (src, 12, 2, 1, 4, dst, 20), CE_STATUS_OK);
   for (int r = 0; r < 2; r++) {
     for (int ch = 0; ch < 4; ch++) {
-      CHECK_EQ (dst[r * 20 + 0 + ch], P[ch]);
-      CHECK_EQ (dst[r * 20 + 4 + ch], (192 * P[ch] + 64 * Q[ch] + 128) >> 8);
-      CHECK_EQ (dst[r * 20 + 8 + ch], (64 * P[ch] + 192 * Q[ch] + 128) >> 8);
-      CHECK_EQ (dst[r * 20 + 12 + ch], Q[ch]);
+      g_assert_cmpint (dst[r * 20 + 0 + ch], ==, P[ch]);
+      g_assert_cmpint (dst[r * 20 + 4 + ch], ==,
+          (192 * P[ch] + 64 * Q[ch] + 128) >> 8);
+      g_assert_cmpint (dst[r * 20 + 8 + ch], ==,
+          (64 * P[ch] + 192 * Q[ch] + 128) >> 8);
+      g_assert_cmpint (dst[r * 20 + 12 + ch], ==, Q[ch]);
     }
     for (int i = 16; i < 20; i++)
-      CHECK_EQ (dst[r * 20 + i], 0x3E);
+      g_assert_cmpint (dst[r * 20 + i], ==, 0x3E);
   }
   /* by number, channel 1 at x = 1: (192*255 + 128) >> 8 = 49088 >> 8 = 191 */
-  CHECK_EQ (dst[4 + 1], 191);
-  CHECK_EQ (dst[8 + 1], 64);    /* (64*255 + 128) >> 8 = 16448 >> 8 */
+  g_assert_cmpint (dst[4 + 1], ==, 191);
+  g_assert_cmpint (dst[8 + 1], ==, 64); /* (64*255 + 128) >> 8 = 16448 >> 8 */
 
   /* 2x2 of 4-byte pixels: the centre weights 144/48/48/16 on each byte */
   {
@@ -1350,12 +1337,12 @@ test_upscale_4_byte_pixels_filter_every_channel (void)
     memcpy (s2 + 4, p[1], 4);
     memcpy (s2 + 12, p[2], 4);
     memcpy (s2 + 16, p[3], 4);
-    CHECK_STATUS (ce_ref_upscale2x (s2, 12, 2, 2, 4, d2, 20), CE_STATUS_OK);
+    ce_assert_status (ce_ref_upscale2x (s2, 12, 2, 2, 4, d2, 20), CE_STATUS_OK);
     for (int ch = 0; ch < 4; ch++) {
-      CHECK_EQ (d2[20 + 4 + ch], (144 * p[0][ch] + 48 * p[1][ch]
+      g_assert_cmpint (d2[20 + 4 + ch], ==, (144 * p[0][ch] + 48 * p[1][ch]
               + 48 * p[2][ch] + 16 * p[3][ch] + 128) >> 8);
-      CHECK_EQ (d2[3 * 20 + 12 + ch], p[3][ch]);
-      CHECK_EQ (d2[3 * 20 + 0 + ch], p[2][ch]);
+      g_assert_cmpint (d2[3 * 20 + 12 + ch], ==, p[3][ch]);
+      g_assert_cmpint (d2[3 * 20 + 0 + ch], ==, p[2][ch]);
     }
   }
 }
@@ -1374,25 +1361,25 @@ test_compare_reports_count_and_first_difference (void)
   e[7] = 9;
   g[5] = 3;
   memset (&d, 0x55, sizeof d);
-  CHECK_EQ (ce_compare_u8 (e, 8, g, 6, 5, 3, &d), 0);
-  CHECK_EQ (d.count, 0);
+  g_assert_cmpint (ce_compare_u8 (e, 8, g, 6, 5, 3, &d), ==, 0);
+  g_assert_cmpint (d.count, ==, 0);
   g[1 * 6 + 2] = 9;             /* first in row-major order: (2,1) */
   g[2 * 6 + 0] = 200;
   g[2 * 6 + 4] = 0;
   e[2 * 8 + 4] = 255;
-  CHECK_EQ (ce_compare_u8 (e, 8, g, 6, 5, 3, &d), 3);
-  CHECK_EQ (d.count, 3);
-  CHECK_EQ (d.x, 2);
-  CHECK_EQ (d.y, 1);
-  CHECK_EQ (d.expected, 1);
-  CHECK_EQ (d.got, 9);
+  g_assert_cmpint (ce_compare_u8 (e, 8, g, 6, 5, 3, &d), ==, 3);
+  g_assert_cmpint (d.count, ==, 3);
+  g_assert_cmpint (d.x, ==, 2);
+  g_assert_cmpint (d.y, ==, 1);
+  g_assert_cmpint (d.expected, ==, 1);
+  g_assert_cmpint (d.got, ==, 9);
   /* a later row only */
   g[1 * 6 + 2] = 1;
-  CHECK_EQ (ce_compare_u8 (e, 8, g, 6, 5, 3, &d), 2);
-  CHECK_EQ (d.x, 0);
-  CHECK_EQ (d.y, 2);
-  CHECK_EQ (d.expected, 1);
-  CHECK_EQ (d.got, 200);
+  g_assert_cmpint (ce_compare_u8 (e, 8, g, 6, 5, 3, &d), ==, 2);
+  g_assert_cmpint (d.x, ==, 0);
+  g_assert_cmpint (d.y, ==, 2);
+  g_assert_cmpint (d.expected, ==, 1);
+  g_assert_cmpint (d.got, ==, 200);
 }
 
 /* 4-byte pixels: a pixel with two differing bytes counts once, and x is
@@ -1405,75 +1392,89 @@ test_compare_pixels_counts_pixels_not_bytes (void)
   memset (e, 7, sizeof e);
   memset (g, 7, sizeof g);
   g[12 + 3] = 99;               /* padding of row 0 in g: ignored */
-  CHECK_EQ (ce_compare_pixels (e, 12, g, 16, 3, 2, 4, &d), 0);
+  g_assert_cmpint (ce_compare_pixels (e, 12, g, 16, 3, 2, 4, &d), ==, 0);
   g[16 + 4 + 1] = 10;           /* row 1, pixel 1, bytes 1 and 3 */
   g[16 + 4 + 3] = 11;
   g[16 + 8 + 0] = 12;           /* row 1, pixel 2, byte 0 */
-  CHECK_EQ (ce_compare_pixels (e, 12, g, 16, 3, 2, 4, &d), 2);
-  CHECK_EQ (d.count, 2);
-  CHECK_EQ (d.x, 1);
-  CHECK_EQ (d.y, 1);
-  CHECK_EQ (d.expected, 7);
-  CHECK_EQ (d.got, 10);
+  g_assert_cmpint (ce_compare_pixels (e, 12, g, 16, 3, 2, 4, &d), ==, 2);
+  g_assert_cmpint (d.count, ==, 2);
+  g_assert_cmpint (d.x, ==, 1);
+  g_assert_cmpint (d.y, ==, 1);
+  g_assert_cmpint (d.expected, ==, 7);
+  g_assert_cmpint (d.got, ==, 10);
   /* the same bytes as 1-byte pixels: three differ */
-  CHECK_EQ (ce_compare_u8 (e, 12, g, 16, 12, 2, &d), 3);
-  CHECK_EQ (d.x, 5);
+  g_assert_cmpint (ce_compare_u8 (e, 12, g, 16, 12, 2, &d), ==, 3);
+  g_assert_cmpint (d.x, ==, 5);
 }
 
-/* ---- main ---- */
-
-typedef struct
-{
-  const char *name;
-  void (*fn) (void);
-} test_case;
-
-#define TEST(fn) { #fn, fn }
-
-static const test_case tests[] = {
-  TEST (test_impulse_blur_taps_sum_to_256),
-  TEST (test_impulse_blur_gives_outer_product_taps),
-  TEST (test_blur_of_white_is_65280_except_zero_border),
-  TEST (test_blur_3x3_corners_by_border_mode),
-  TEST (test_blur_1x1_frame),
-  TEST (test_blur_2x1_and_1x2_frames),
-  TEST (test_sobel_3x3_corners_by_border_mode),
-  TEST (test_sobel_1x1_frame_has_no_gradient),
-  TEST (test_sobel_2x1_and_1x2_frames),
-  TEST (test_constant_frame_has_no_edges_with_replicate_and_reflect),
-  TEST (test_constant_frame_zero_border_edges_on_ring_only),
-  TEST (test_constant_frame_zero_border_with_blur_edges_three_deep),
-  TEST (test_vertical_step_without_blur),
-  TEST (test_vertical_step_with_blur),
-  TEST (test_magnitude_rounds_half_up_in_full_chain),
-  TEST (test_edge_params_defaults),
-  TEST (test_threshold_limits_are_floored),
-  TEST (test_l2_limit_is_exact_near_integers),
-  TEST (test_l1_and_l2_norms_on_3_4_gradient),
-  TEST (test_threshold_is_strictly_greater_at_fractional_limit),
-  TEST (test_magnitude_rounds_half_up_and_clamps),
-  TEST (test_threshold_writes_only_the_image),
-  TEST (test_params_validation_rejects_bad_values),
-  TEST (test_reference_functions_reject_bad_arguments),
-  TEST (test_blur_and_sobel_reject_bad_border_mode),
-  TEST (test_luma_layout_of_every_format),
-  TEST (test_luma_extraction_for_every_format),
-  TEST (test_edge_frame_from_packed_rgb),
-  TEST (test_upscale_1x1_fills_2x2),
-  TEST (test_upscale_2x2_by_hand),
-  TEST (test_upscale_3x2_gray8),
-  TEST (test_upscale_4_byte_pixels_filter_every_channel),
-  TEST (test_compare_reports_count_and_first_difference),
-  TEST (test_compare_pixels_counts_pixels_not_bytes),
-};
+/* ---- cases ---- */
 
 void
 ce_test_register_reference (void)
 {
-  for (size_t k = 0; k < sizeof tests / sizeof tests[0]; k++) {
-    gchar *path = g_strdup_printf ("/cpu/reference/%s", tests[k].name);
-
-    g_test_add_func (path, tests[k].fn);
-    g_free (path);
-  }
+  ce_test_add ("/cpu/reference/impulse-blur-taps-sum-to-256",
+      test_impulse_blur_taps_sum_to_256);
+  ce_test_add ("/cpu/reference/impulse-blur-gives-outer-product-taps",
+      test_impulse_blur_gives_outer_product_taps);
+  ce_test_add ("/cpu/reference/blur-of-white-is-65280-except-zero-border",
+      test_blur_of_white_is_65280_except_zero_border);
+  ce_test_add ("/cpu/reference/blur-3x3-corners-by-border-mode",
+      test_blur_3x3_corners_by_border_mode);
+  ce_test_add ("/cpu/reference/blur-1x1-frame", test_blur_1x1_frame);
+  ce_test_add ("/cpu/reference/blur-2x1-and-1x2-frames",
+      test_blur_2x1_and_1x2_frames);
+  ce_test_add ("/cpu/reference/sobel-3x3-corners-by-border-mode",
+      test_sobel_3x3_corners_by_border_mode);
+  ce_test_add ("/cpu/reference/sobel-1x1-frame-has-no-gradient",
+      test_sobel_1x1_frame_has_no_gradient);
+  ce_test_add ("/cpu/reference/sobel-2x1-and-1x2-frames",
+      test_sobel_2x1_and_1x2_frames);
+  ce_test_add ("/cpu/reference/constant-frame-has-no-edges-with-replicate-and-reflect",
+      test_constant_frame_has_no_edges_with_replicate_and_reflect);
+  ce_test_add ("/cpu/reference/constant-frame-zero-border-edges-on-ring-only",
+      test_constant_frame_zero_border_edges_on_ring_only);
+  ce_test_add ("/cpu/reference/constant-frame-zero-border-with-blur-edges-three-deep",
+      test_constant_frame_zero_border_with_blur_edges_three_deep);
+  ce_test_add ("/cpu/reference/vertical-step-without-blur",
+      test_vertical_step_without_blur);
+  ce_test_add ("/cpu/reference/vertical-step-with-blur",
+      test_vertical_step_with_blur);
+  ce_test_add ("/cpu/reference/magnitude-rounds-half-up-in-full-chain",
+      test_magnitude_rounds_half_up_in_full_chain);
+  ce_test_add ("/cpu/reference/edge-params-defaults",
+      test_edge_params_defaults);
+  ce_test_add ("/cpu/reference/threshold-limits-are-floored",
+      test_threshold_limits_are_floored);
+  ce_test_add ("/cpu/reference/l2-limit-is-exact-near-integers",
+      test_l2_limit_is_exact_near_integers);
+  ce_test_add ("/cpu/reference/l1-and-l2-norms-on-3-4-gradient",
+      test_l1_and_l2_norms_on_3_4_gradient);
+  ce_test_add ("/cpu/reference/threshold-is-strictly-greater-at-fractional-limit",
+      test_threshold_is_strictly_greater_at_fractional_limit);
+  ce_test_add ("/cpu/reference/magnitude-rounds-half-up-and-clamps",
+      test_magnitude_rounds_half_up_and_clamps);
+  ce_test_add ("/cpu/reference/threshold-writes-only-the-image",
+      test_threshold_writes_only_the_image);
+  ce_test_add ("/cpu/reference/params-validation-rejects-bad-values",
+      test_params_validation_rejects_bad_values);
+  ce_test_add ("/cpu/reference/reference-functions-reject-bad-arguments",
+      test_reference_functions_reject_bad_arguments);
+  ce_test_add ("/cpu/reference/blur-and-sobel-reject-bad-border-mode",
+      test_blur_and_sobel_reject_bad_border_mode);
+  ce_test_add ("/cpu/reference/luma-layout-of-every-format",
+      test_luma_layout_of_every_format);
+  ce_test_add ("/cpu/reference/luma-extraction-for-every-format",
+      test_luma_extraction_for_every_format);
+  ce_test_add ("/cpu/reference/edge-frame-from-packed-rgb",
+      test_edge_frame_from_packed_rgb);
+  ce_test_add ("/cpu/reference/upscale-1x1-fills-2x2",
+      test_upscale_1x1_fills_2x2);
+  ce_test_add ("/cpu/reference/upscale-2x2-by-hand", test_upscale_2x2_by_hand);
+  ce_test_add ("/cpu/reference/upscale-3x2-gray8", test_upscale_3x2_gray8);
+  ce_test_add ("/cpu/reference/upscale-4-byte-pixels-filter-every-channel",
+      test_upscale_4_byte_pixels_filter_every_channel);
+  ce_test_add ("/cpu/reference/compare-reports-count-and-first-difference",
+      test_compare_reports_count_and_first_difference);
+  ce_test_add ("/cpu/reference/compare-pixels-counts-pixels-not-bytes",
+      test_compare_pixels_counts_pixels_not_bytes);
 }
