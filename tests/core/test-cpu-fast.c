@@ -114,10 +114,11 @@ static void
 describe (char *buf, size_t n, const ce_frame * f, const ce_edge_params * p,
     const char *what)
 {
-  snprintf (buf, n, "%s %dx%d stride %zu, threshold %g blur %d %s %s %s: %s",
+  snprintf (buf, n, "%s %dx%d stride %zu, threshold %g blur %d %s %s %s%s%s",
       ce_format_name (f->format), f->width, f->height, f->stride,
       p->threshold, p->blur, ce_test_border_name (p->border),
-      ce_test_norm_name (p->norm), ce_test_output_name (p->output), what);
+      ce_test_norm_name (p->norm), ce_test_output_name (p->output),
+      what[0] ? ": " : "", what);
 }
 
 /* Runs ce_cpu_edge_rows over [0, H) in bands into a poisoned image with
@@ -149,7 +150,7 @@ compare_with_reference (const ce_frame * f, const ce_edge_params * p,
   }
   if (ok) {
     describe (desc, sizeof desc, f, p, "");
-    snprintf (what, sizeof what, "%s(bands %d, dst pad %zu)", desc,
+    snprintf (what, sizeof what, "%s (bands %d, dst pad %zu)", desc,
         (int) bands, dst_pad);
     ok = ce_assert_rows_equal (what, ref, ref_stride, got, stride,
         (size_t) w, 0, h, CE_TEST_POISON)
