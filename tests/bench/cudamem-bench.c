@@ -1,40 +1,63 @@
 /* cudamem-bench: cudaedge on GStreamer CUDA memory against the fused
- * kernel alone, measured in the same run
+ * kernel alone and the download link, measured in the same run
  *
  * Copyright (C) 2026 The gst-cudaedge authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Run from the source root after building into build/:
- *   GST_PLUGIN_PATH=build/gst build/tests/bench/cudamem-bench \
- *       [--size WxH]... [--frames N] [--runs N] [--system-fps F1080,F2160]
  *
- * For each size:
- *  1. Kernel ceiling: the luma-plane edge chain alone (ce_cuda_dev), device
- *     NV12 Y plane in, device GRAY8 out, in the GstCudaContext, frames
- *     queued back to back on two slots; frames per second.  For GRAY8 out
- *     in system memory, also the D2H copy of W x H bytes alone (pinned).
- *  2. The element: appsrc (NV12 in CUDA memory, framerate 1000/1, so one
- *     frame stays in flight) ! cudaedge backend=cuda ! capsfilter ! fakesink
- *     sync=false, with GRAY8 in system memory or NV12 in CUDA memory out.
- *     K pre-filled device frames of a GstCudaBufferPool are cycled (shallow
- *     copies, fresh timestamps): no upload per frame.  The pipeline gets the
- *     same GstCudaContext through gst_element_set_context.  A pad probe on
- *     fakesink times the steady state after a warm-up.
- * Prints a table: fps (median of the runs), spread ((max - min) / median),
- * the ceiling and the share of it, and with --system-fps the ratio to the
- * element's rate on system memory (element-bench).
- * Exit: 0 done, 77 "SKIP: no CUDA device", 1 on any error, 2 on bad options.
+ *   GST_PLUGIN_PATH=build/gst build/tests/bench/cudamem-bench \
+ *       [--size WxH]... [--system-fps 1080p=13143,4k=4167]
+ *
+ * (--system-fps takes the element's rate on system memory, the fps column
+ * of element-bench, so that the table shows what CUDA memory gains.)
+ *
+ * Everything runs in one GstCudaContext that the program creates and
+ * hands to the pipelines with gst_element_set_context (), the way an
+ * application shares a decoder's context.  For each frame size:
+ *  1. Input: K NV12 frames of a GstCudaBufferPool of that context, random
+ *     luma, written once through a host mapping and uploaded once (a
+ *     GST_MAP_CUDA mapping) before anything is timed.
+ *  2. Kernel ceiling: the fused edge kernel alone, ce_cuda_dev_edge_submit
+ *     on the Y planes of those frames into device GRAY8 images, with the
+ *     context pushed; several frames queued per wait, two slots
+ *     alternating, so the GPU always has work; frames per second of the
+ *     whole loop (median of a few repetitions).
+ *  3. Link ceiling for GRAY8 out in system memory: the D2H copy of W x H
+ *     bytes into pinned memory alone (cudaMemcpyAsync, events).
+ *  4. The element: appsrc (NV12 in CUDA memory, framerate 1000/1, so the
+ *     element keeps one frame in flight) ! cudaedge backend=cuda !
+ *     capsfilter ! fakesink sync=false, with GRAY8 in system memory or NV12
+ *     in CUDA memory out.  Each push is a shallow copy of one of the K
+ *     frames with fresh timestamps: no upload per frame.  A pad probe on
+ *     fakesink times the steady state, from the output of the last warm-up
+ *     frame to the last output, and checks that every output is in the
+ *     memory asked for (CUDA memory of the benchmark's context, or system
+ *     memory).
+ * Two checks that the element really works in the context it was given:
+ * after every run, a CONTEXT query on cudaedge must return that context;
+ * and, before the sizes, a frame of a second GstCudaContext must be
+ * refused with a stream error.  A GstCudaContext that an element
+ * announces (HAVE_CONTEXT) besides the given one is reported once, as a
+ * note: it is not used for the frames, but costs device memory.
+ *
+ * Exit: 0 done, 77 "SKIP: no CUDA device", 1 on any error, 2 on bad
+ * options.
  */
-
+#include <errno.h>
+#include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <cuda_runtime_api.h>
 
 #include <gst/gst.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/video/video.h>
+#include <gst/cuda/gstcudaloader.h>
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudabufferpool.h>
@@ -43,354 +66,1112 @@
 #include "cudaedge-core.h"
 #include "cudaedge-device.h"
 
-#define MAX_SIZES 8
+#define MAX_SIZES 16
+#define MAX_SYSTEM_FPS 16
 #define K_BUFFERS 8
-#define WARMUP 50
+#define DEFAULT_FRAMES_1080P 10000
+#define MIN_FRAMES 500
+#define DEFAULT_WARMUP 100
+#define DEFAULT_RUNS 3
+#define KERNEL_REPS 5
+#define KERNEL_WARMUP_FRAMES 100
+#define KERNEL_BATCH 8          /* frames queued on a slot per wait */
+#define LINK_BATCH 10           /* copies per timed link repetition */
+#define LINK_REPS 31
+#define CHECK_TIMEOUT (10 * GST_SECOND)
+#define EOS_TIMEOUT (600 * GST_SECOND)
+
+#define CAPS_GRAY8_SYSTEM "video/x-raw,format=GRAY8"
+#define CAPS_NV12_CUDA "video/x-raw(memory:CUDAMemory),format=NV12"
+
+/* ------------------------------------------------------------------ */
+/* Errors */
+
+static void die (const char *fmt, ...) G_GNUC_PRINTF (1, 2) G_GNUC_NORETURN;
+
+static void
+die (const char *fmt, ...)
+{
+  va_list ap;
+
+  fflush (stdout);
+  fprintf (stderr, "cudamem-bench: error: ");
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  fprintf (stderr, "\n");
+  exit (1);
+}
+
+#define CK(x) do { cudaError_t e_ = (x); \
+    if (e_ != cudaSuccess) die ("%s:%d: %s failed: %s (%s)", __FILE__, \
+        __LINE__, #x, cudaGetErrorString (e_), cudaGetErrorName (e_)); \
+  } while (0)
+
+#define CE_CK(x) do { ce_status s_ = (x); \
+    if (s_ != CE_STATUS_OK) die ("%s:%d: %s failed: %s: %s", __FILE__, \
+        __LINE__, #x, ce_status_string (s_), ce_last_error ()); \
+  } while (0)
+
+/* ------------------------------------------------------------------ */
+/* Options */
+
+typedef struct
+{
+  int w, h;
+} size2;
+
+typedef struct
+{
+  size2 size;                   /* {0, 0}: the position-th --size */
+  int position;
+  double fps;
+} system_rate;
 
 static struct
 {
-  int w[MAX_SIZES], h[MAX_SIZES], n_sizes;
-  int frames, runs;
-  double system_fps[2];         /* 1080p, 2160p; 0: not given */
-} opt = { {0}, {0}, 0, 0, 3, {0, 0} };
+  size2 sizes[MAX_SIZES];
+  int n_sizes;
+  int frames;                   /* 0: scaled from DEFAULT_FRAMES_1080P */
+  int warmup;
+  int runs;
+  int device;
+  system_rate system[MAX_SYSTEM_FPS];
+  int n_system;
+} opt = {.warmup = DEFAULT_WARMUP,.runs = DEFAULT_RUNS,.device = 0 };
+
+static void
+usage (FILE * f)
+{
+  fprintf (f,
+      "Usage: cudamem-bench [OPTIONS]\n"
+      "  --size WxH          frame size (repeatable; default 1920x1080 and\n"
+      "                      3840x2160)\n"
+      "  --frames N          timed frames per run (default %d at 1080p,\n"
+      "                      scaled down by pixel count for larger frames)\n"
+      "  --warmup N          frames before timing starts (default %d)\n"
+      "  --runs N            runs per pipeline; median and spread are shown\n"
+      "                      (default %d)\n"
+      "  --device N          CUDA device (default 0)\n"
+      "  --system-fps LIST   the element's rate on system memory, from\n"
+      "                      element-bench, for the x_system column:\n"
+      "                      SIZE=FPS,... with SIZE 720p, 1080p, 4k (2160p),\n"
+      "                      8k (4320p) or WxH; e.g. 1080p=13143,4k=4167;\n"
+      "                      a bare FPS goes with the size in its position\n"
+      "Run: GST_PLUGIN_PATH=build/gst build/tests/bench/cudamem-bench\n"
+      "Exit: 0 done, 77 no CUDA device (SKIP), 1 error, 2 bad options.\n",
+      DEFAULT_FRAMES_1080P, DEFAULT_WARMUP, DEFAULT_RUNS);
+}
+
+static void bad_option (const char *fmt, ...) G_GNUC_PRINTF (1, 2)
+    G_GNUC_NORETURN;
+
+static void
+bad_option (const char *fmt, ...)
+{
+  va_list ap;
+
+  fprintf (stderr, "cudamem-bench: ");
+  va_start (ap, fmt);
+  vfprintf (stderr, fmt, ap);
+  va_end (ap);
+  fprintf (stderr, "\n");
+  exit (2);
+}
+
+static int
+parse_int (const char *s, int lo, int hi, const char *what)
+{
+  char *end;
+  long v;
+
+  errno = 0;
+  v = strtol (s, &end, 10);
+  if (errno || end == s || *end || v < lo || v > hi)
+    bad_option ("bad %s '%s' (%d ... %d)", what, s, lo, hi);
+  return (int) v;
+}
+
+static gboolean
+try_parse_size (const char *s, size2 * r)
+{
+  char *end;
+  long w, h;
+
+  errno = 0;
+  w = strtol (s, &end, 10);
+  if (errno || end == s || (*end != 'x' && *end != 'X'))
+    return FALSE;
+  s = end + 1;
+  h = strtol (s, &end, 10);
+  if (errno || end == s || *end)
+    return FALSE;
+  if (w < 8 || h < 8 || w > 16384 || h > 16384)
+    return FALSE;
+  r->w = (int) w;
+  r->h = (int) h;
+  return TRUE;
+}
+
+static size2
+parse_size (const char *s)
+{
+  size2 r = { 0, 0 };
+
+  if (!try_parse_size (s, &r))
+    bad_option ("bad --size '%s' (WxH, 8 ... 16384)", s);
+  return r;
+}
+
+/* SIZE=FPS,SIZE=FPS,... or FPS,FPS,... in the order of the sizes. */
+static void
+parse_system_fps (const char *list)
+{
+  static const struct
+  {
+    const char *name;
+    size2 size;
+  } names[] = {
+    {"720p", {1280, 720}},
+    {"1080p", {1920, 1080}},
+    {"2160p", {3840, 2160}},
+    {"4k", {3840, 2160}},
+    {"4320p", {7680, 4320}},
+    {"8k", {7680, 4320}},
+  };
+  gchar **items = g_strsplit (list, ",", -1);
+  int i;
+
+  for (i = 0; items[i]; i++) {
+    char *eq = strchr (items[i], '='), *value = items[i], *end;
+    system_rate *sr;
+    gsize k;
+    gboolean named = FALSE;
+
+    if (opt.n_system >= MAX_SYSTEM_FPS)
+      bad_option ("--system-fps: at most %d entries", MAX_SYSTEM_FPS);
+    sr = &opt.system[opt.n_system];
+    sr->position = i;
+    if (eq) {
+      *eq = '\0';
+      value = eq + 1;
+      for (k = 0; k < G_N_ELEMENTS (names); k++) {
+        if (!g_ascii_strcasecmp (items[i], names[k].name)) {
+          sr->size = names[k].size;
+          named = TRUE;
+        }
+      }
+      if (!named && !try_parse_size (items[i], &sr->size))
+        bad_option ("--system-fps: unknown size '%s' (720p, 1080p, 4k, "
+            "2160p, 8k, 4320p or WxH)", items[i]);
+    }
+    errno = 0;
+    sr->fps = strtod (value, &end);
+    if (errno || end == value || *end || !(sr->fps > 0))
+      bad_option ("--system-fps: bad frame rate '%s'", value);
+    opt.n_system++;
+  }
+  g_strfreev (items);
+}
+
+static const char *
+opt_value (int argc, char **argv, int *i, const char *name)
+{
+  size_t n = strlen (name);
+  const char *a = argv[*i];
+
+  if (strncmp (a, name, n) != 0)
+    return NULL;
+  if (a[n] == '=')
+    return a + n + 1;
+  if (a[n] != '\0')
+    return NULL;
+  if (*i + 1 >= argc)
+    bad_option ("%s needs a value", name);
+  (*i)++;
+  return argv[*i];
+}
+
+static void
+parse_args (int argc, char **argv)
+{
+  const char *v;
+  int i;
+
+  for (i = 1; i < argc; i++) {
+    if (!strcmp (argv[i], "--help") || !strcmp (argv[i], "-h")) {
+      usage (stdout);
+      exit (0);
+    } else if ((v = opt_value (argc, argv, &i, "--size"))) {
+      if (opt.n_sizes >= MAX_SIZES)
+        bad_option ("at most %d --size", MAX_SIZES);
+      opt.sizes[opt.n_sizes++] = parse_size (v);
+    } else if ((v = opt_value (argc, argv, &i, "--frames"))) {
+      opt.frames = parse_int (v, 1, 10000000, "--frames");
+    } else if ((v = opt_value (argc, argv, &i, "--warmup"))) {
+      opt.warmup = parse_int (v, 1, 1000000, "--warmup");
+    } else if ((v = opt_value (argc, argv, &i, "--runs"))) {
+      opt.runs = parse_int (v, 1, 1000, "--runs");
+    } else if ((v = opt_value (argc, argv, &i, "--device"))) {
+      opt.device = parse_int (v, 0, 1024, "--device");
+    } else if ((v = opt_value (argc, argv, &i, "--system-fps"))) {
+      parse_system_fps (v);
+    } else {
+      fprintf (stderr, "cudamem-bench: unknown option '%s'\n", argv[i]);
+      usage (stderr);
+      exit (2);
+    }
+  }
+  if (opt.n_sizes == 0) {
+    opt.sizes[0] = (size2) {1920, 1080};
+    opt.sizes[1] = (size2) {3840, 2160};
+    opt.n_sizes = 2;
+  }
+  for (i = 0; i < opt.n_system; i++) {
+    system_rate *sr = &opt.system[i];
+
+    if (sr->size.w)
+      continue;
+    if (sr->position >= opt.n_sizes)
+      bad_option ("--system-fps: rate %d (%g) has no frame size: %d "
+          "size(s)", sr->position + 1, sr->fps, opt.n_sizes);
+    sr->size = opt.sizes[sr->position];
+  }
+}
+
+static int
+frames_for (size2 s)
+{
+  double f;
+
+  if (opt.frames > 0)
+    return opt.frames;
+  /* About half a second per run at the rates measured so far. */
+  f = DEFAULT_FRAMES_1080P * (1920.0 * 1080.0) / ((double) s.w * s.h);
+  if (f > DEFAULT_FRAMES_1080P)
+    f = DEFAULT_FRAMES_1080P;
+  if (f < MIN_FRAMES)
+    f = MIN_FRAMES;
+  return (int) f;
+}
+
+static double
+system_fps_for (size2 s)
+{
+  int i;
+
+  for (i = 0; i < opt.n_system; i++)
+    if (opt.system[i].size.w == s.w && opt.system[i].size.h == s.h)
+      return opt.system[i].fps;
+  return 0;
+}
 
 static int
 cmp_double (const void *a, const void *b)
 {
   double x = *(const double *) a, y = *(const double *) b;
+
   return x < y ? -1 : x > y;
 }
 
+/* Median of @v (sorted in place); @spread gets (max - min) / median in
+ * percent. */
 static double
 median_spread (double *v, int n, double *spread)
 {
   double med;
 
-  qsort (v, n, sizeof *v, cmp_double);
+  qsort (v, n, sizeof (double), cmp_double);
   med = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-  *spread = med > 0 ? 100.0 * (v[n - 1] - v[0]) / med : 0;
+  if (spread)
+    *spread = med > 0 ? 100.0 * (v[n - 1] - v[0]) / med : 0;
   return med;
 }
 
-/* ---- ceilings ---- */
-
-static double
-kernel_fps (GstCudaContext * ctx, int w, int h, int frames)
-{
-  ce_cuda_dev *dev = NULL;
-  ce_edge_params params;
-  uint8_t *d_src = NULL, *d_dst = NULL;
-  size_t src_pitch, dst_pitch;
-  cudaEvent_t t0, t1;
-  float ms = 0;
-  ce_frame f;
-  int i;
-
-  ce_edge_params_init (&params);
-  if (!gst_cuda_context_push (ctx))
-    return 0;
-  if (ce_cuda_dev_new (&dev) != CE_STATUS_OK
-      || cudaMallocPitch ((void **) &d_src, &src_pitch, w, h) != cudaSuccess
-      || cudaMallocPitch ((void **) &d_dst, &dst_pitch, w, h) != cudaSuccess) {
-    fprintf (stderr, "kernel ceiling: %s\n", ce_last_error ());
-    gst_cuda_context_pop (NULL);
-    return 0;
-  }
-  cudaMemset2D (d_src, src_pitch, 0x5a, w, h);
-  f.data = d_src;
-  f.stride = src_pitch;
-  f.width = w;
-  f.height = h;
-  f.format = CE_FORMAT_NV12;
-  cudaEventCreate (&t0);
-  cudaEventCreate (&t1);
-  for (i = 0; i < WARMUP; i++) {
-    ce_cuda_dev_edge_submit (dev, i % 2, &f, &params, d_dst, dst_pitch,
-        NULL, 0);
-    ce_cuda_dev_wait (dev, i % 2, NULL);
-  }
-  cudaDeviceSynchronize ();
-  cudaEventRecord (t0, NULL);
-  /* Two slots alternating, each waited for one frame later: the device
-   * always has the next frame queued. */
-  for (i = 0; i < frames; i++) {
-    ce_cuda_dev_edge_submit (dev, i % 2, &f, &params, d_dst, dst_pitch,
-        NULL, 0);
-    if (i > 0)
-      ce_cuda_dev_wait (dev, (i - 1) % 2, NULL);
-  }
-  ce_cuda_dev_wait (dev, (frames - 1) % 2, NULL);
-  cudaDeviceSynchronize ();
-  cudaEventRecord (t1, NULL);
-  cudaEventSynchronize (t1);
-  cudaEventElapsedTime (&ms, t0, t1);
-  cudaEventDestroy (t0);
-  cudaEventDestroy (t1);
-  ce_cuda_dev_free (dev);
-  cudaFree (d_src);
-  cudaFree (d_dst);
-  gst_cuda_context_pop (NULL);
-  return ms > 0 ? frames / (ms / 1000.0) : 0;
-}
-
-/* The D2H copy of one GRAY8 frame into pinned memory, alone. */
-static double
-download_fps (GstCudaContext * ctx, int w, int h, int frames)
-{
-  void *d = NULL, *hbuf = NULL;
-  cudaEvent_t t0, t1;
-  float ms = 0;
-  int i;
-
-  if (!gst_cuda_context_push (ctx))
-    return 0;
-  cudaMalloc (&d, (size_t) w * h);
-  cudaHostAlloc (&hbuf, (size_t) w * h, cudaHostAllocPortable);
-  cudaEventCreate (&t0);
-  cudaEventCreate (&t1);
-  cudaMemcpy (hbuf, d, (size_t) w * h, cudaMemcpyDeviceToHost);
-  cudaEventRecord (t0, NULL);
-  for (i = 0; i < frames; i++)
-    cudaMemcpyAsync (hbuf, d, (size_t) w * h, cudaMemcpyDeviceToHost, NULL);
-  cudaEventRecord (t1, NULL);
-  cudaEventSynchronize (t1);
-  cudaEventElapsedTime (&ms, t0, t1);
-  cudaEventDestroy (t0);
-  cudaEventDestroy (t1);
-  cudaFreeHost (hbuf);
-  cudaFree (d);
-  gst_cuda_context_pop (NULL);
-  return ms > 0 ? frames / (ms / 1000.0) : 0;
-}
-
-/* ---- the element ---- */
+/* ------------------------------------------------------------------ */
+/* Input frames in CUDA memory */
 
 typedef struct
 {
-  gint64 t_first, t_last;
-  guint count, warmup;
-  gboolean cuda_out_seen, system_out_seen;
-} Probe;
+  GstVideoInfo info;            /* NV12, framerate 1000/1 */
+  GstCaps *caps;                /* the same in memory:CUDAMemory */
+  GstBufferPool *pool;
+  GstBuffer *bufs[K_BUFFERS];
+  int n_bufs;
+} input_set;
+
+static gboolean
+is_cuda_memory_of (GstMemory * mem, GstCudaContext * ctx)
+{
+  return mem && gst_is_cuda_memory (mem)
+      && ((GstCudaMemory *) mem)->context == ctx;
+}
+
+/* Random luma, chroma 128: written once in host memory, then uploaded
+ * once by a CUDA mapping, so that no frame is uploaded while timing. */
+static void
+fill_frame (GstBuffer * buf, const GstVideoInfo * info, guint32 seed)
+{
+  GstVideoFrame frame;
+  GstMapInfo map;
+  guint32 x = seed * 2654435761u + 1;
+  guint8 *row;
+  gint stride, y, i;
+
+  if (!gst_video_frame_map (&frame, info, buf, GST_MAP_WRITE))
+    die ("cannot map an input frame in host memory for writing");
+  stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+  for (y = 0; y < GST_VIDEO_FRAME_HEIGHT (&frame); y++) {
+    row = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0) + (gsize) y *
+        stride;
+    for (i = 0; i < stride; i++) {
+      x ^= x << 13;
+      x ^= x >> 17;
+      x ^= x << 5;
+      row[i] = (guint8) (x >> 24);
+    }
+  }
+  memset (GST_VIDEO_FRAME_PLANE_DATA (&frame, 1), 128,
+      (gsize) GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 1) *
+      GST_VIDEO_FRAME_COMP_HEIGHT (&frame, 1));
+  gst_video_frame_unmap (&frame);
+
+  if (!gst_buffer_map (buf, &map, GST_MAP_READ | GST_MAP_CUDA))
+    die ("cannot map an input frame in CUDA memory (upload failed)");
+  gst_buffer_unmap (buf, &map);
+}
+
+static void
+make_inputs (input_set * in, GstCudaContext * ctx, size2 s, int n)
+{
+  GstStructure *config;
+  guint size;
+  int i;
+
+  memset (in, 0, sizeof *in);
+  gst_video_info_init (&in->info);
+  if (!gst_video_info_set_format (&in->info, GST_VIDEO_FORMAT_NV12, s.w,
+          s.h))
+    die ("cannot describe NV12 %dx%d", s.w, s.h);
+  GST_VIDEO_INFO_FPS_N (&in->info) = 1000;
+  GST_VIDEO_INFO_FPS_D (&in->info) = 1;
+  in->caps = gst_video_info_to_caps (&in->info);
+  if (!in->caps)
+    die ("cannot make caps for NV12 %dx%d", s.w, s.h);
+  gst_caps_set_features (in->caps, 0,
+      gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, NULL));
+
+  in->pool = gst_cuda_buffer_pool_new (ctx);
+  size = (guint) in->info.size;
+  config = gst_buffer_pool_get_config (in->pool);
+  gst_buffer_pool_config_set_params (config, in->caps, size, n, n);
+  gst_buffer_pool_config_add_option (config,
+      GST_BUFFER_POOL_OPTION_VIDEO_META);
+  if (!gst_buffer_pool_set_config (in->pool, config)) {
+    /* The pool may have adjusted the parameters: accept them if valid. */
+    config = gst_buffer_pool_get_config (in->pool);
+    gst_buffer_pool_config_get_params (config, NULL, &size, NULL, NULL);
+    if (!gst_buffer_pool_config_validate_params (config, in->caps, size, n,
+            n)) {
+      gst_structure_free (config);
+      die ("GstCudaBufferPool rejected NV12 %dx%d in CUDA memory", s.w, s.h);
+    }
+    if (!gst_buffer_pool_set_config (in->pool, config))
+      die ("GstCudaBufferPool rejected its own adjusted configuration");
+  }
+  if (!gst_buffer_pool_set_active (in->pool, TRUE))
+    die ("cannot activate the GstCudaBufferPool (%dx%d)", s.w, s.h);
+
+  for (i = 0; i < n; i++) {
+    GstFlowReturn ret = gst_buffer_pool_acquire_buffer (in->pool,
+        &in->bufs[i], NULL);
+
+    if (ret != GST_FLOW_OK || !in->bufs[i])
+      die ("acquiring input frame %d from the GstCudaBufferPool: %s", i,
+          gst_flow_get_name (ret));
+    in->n_bufs = i + 1;
+    if (!is_cuda_memory_of (gst_buffer_peek_memory (in->bufs[i], 0), ctx))
+      die ("the GstCudaBufferPool gave memory that is not CUDA memory of "
+          "its context");
+    fill_frame (in->bufs[i], &in->info, i + 1);
+  }
+}
+
+static void
+free_inputs (input_set * in)
+{
+  int i;
+
+  for (i = 0; i < in->n_bufs; i++)
+    gst_buffer_unref (in->bufs[i]);     /* back to the pool */
+  in->n_bufs = 0;
+  if (in->pool) {
+    if (!gst_buffer_pool_set_active (in->pool, FALSE))
+      die ("cannot deactivate the GstCudaBufferPool");
+    gst_object_unref (in->pool);
+  }
+  gst_caps_unref (in->caps);
+}
+
+/* ------------------------------------------------------------------ */
+/* Ceilings, in the benchmark's GstCudaContext */
+
+typedef struct
+{
+  double fps, spread;
+} kernel_ceiling;
+
+typedef struct
+{
+  double us;                    /* per frame */
+  double gbs;
+} link_ceiling;
+
+static void
+push_context (GstCudaContext * ctx)
+{
+  if (!gst_cuda_context_push (ctx))
+    die ("gst_cuda_context_push failed");
+}
+
+static void
+pop_context (void)
+{
+  if (!gst_cuda_context_pop (NULL))
+    die ("gst_cuda_context_pop failed");
+}
+
+/* @n frames back to back: KERNEL_BATCH frames queued on one slot, then on
+ * the other; a slot is waited for only before it is reused, so the other
+ * slot's batch keeps the GPU busy meanwhile. */
+static void
+run_kernel_frames (ce_cuda_dev * dev, const ce_frame * src, int n_src,
+    const ce_edge_params * params, uint8_t ** d_out, const size_t * pitch,
+    int n)
+{
+  int i = 0, b, slot = 0;
+
+  while (i < n) {
+    CE_CK (ce_cuda_dev_wait (dev, slot, NULL));
+    for (b = 0; b < KERNEL_BATCH && i < n; b++, i++)
+      CE_CK (ce_cuda_dev_edge_submit (dev, slot, &src[i % n_src], params,
+              d_out[slot], pitch[slot], NULL, 0));
+    slot = (slot + 1) % CE_CUDA_SLOTS;
+  }
+  for (slot = 0; slot < CE_CUDA_SLOTS; slot++)
+    CE_CK (ce_cuda_dev_wait (dev, slot, NULL));
+}
+
+/* The fused kernel alone on the Y planes of the input frames (device NV12
+ * in, device GRAY8 out), default parameters like the element's. */
+static kernel_ceiling
+measure_kernel (GstCudaContext * ctx, input_set * in, int frames)
+{
+  GstVideoFrame vf[K_BUFFERS];
+  ce_frame src[K_BUFFERS];
+  uint8_t *d_out[CE_CUDA_SLOTS];
+  size_t pitch[CE_CUDA_SLOTS];
+  ce_edge_params params;
+  ce_cuda_dev *dev = NULL;
+  kernel_ceiling kc;
+  double fps[KERNEL_REPS];
+  gint64 t0, t1;
+  int i, r;
+
+  for (i = 0; i < in->n_bufs; i++) {
+    if (!gst_video_frame_map (&vf[i], &in->info, in->bufs[i],
+            GST_MAP_READ | GST_MAP_CUDA))
+      die ("cannot map input frame %d in CUDA memory", i);
+    src[i].data = GST_VIDEO_FRAME_PLANE_DATA (&vf[i], 0);
+    src[i].stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vf[i], 0);
+    src[i].width = GST_VIDEO_FRAME_WIDTH (&vf[i]);
+    src[i].height = GST_VIDEO_FRAME_HEIGHT (&vf[i]);
+    src[i].format = CE_FORMAT_NV12;
+  }
+  ce_edge_params_init (&params);
+
+  push_context (ctx);
+  CE_CK (ce_cuda_dev_new (&dev));
+  for (i = 0; i < CE_CUDA_SLOTS; i++)
+    CK (cudaMallocPitch ((void **) &d_out[i], &pitch[i],
+            (size_t) src[0].width, (size_t) src[0].height));
+  run_kernel_frames (dev, src, in->n_bufs, &params, d_out, pitch,
+      KERNEL_WARMUP_FRAMES);
+  for (r = 0; r < KERNEL_REPS; r++) {
+    t0 = g_get_monotonic_time ();
+    run_kernel_frames (dev, src, in->n_bufs, &params, d_out, pitch, frames);
+    t1 = g_get_monotonic_time ();
+    fps[r] = t1 > t0 ? frames / ((t1 - t0) * 1e-6) : 0;
+  }
+  ce_cuda_dev_free (dev);
+  for (i = 0; i < CE_CUDA_SLOTS; i++)
+    CK (cudaFree (d_out[i]));
+  pop_context ();
+
+  for (i = 0; i < in->n_bufs; i++)
+    gst_video_frame_unmap (&vf[i]);
+  kc.fps = median_spread (fps, KERNEL_REPS, &kc.spread);
+  return kc;
+}
+
+/* The D2H copy of one GRAY8 frame (@bytes) into pinned host memory, alone:
+ * what the GRAY8-in-system-memory output cannot beat. */
+static link_ceiling
+measure_d2h (GstCudaContext * ctx, size_t bytes)
+{
+  link_ceiling lc;
+  double t[LINK_REPS];
+  cudaStream_t stream;
+  cudaEvent_t ev0, ev1;
+  void *h_buf, *d_buf;
+  float ms;
+  int r, f;
+
+  push_context (ctx);
+  CK (cudaHostAlloc (&h_buf, bytes, cudaHostAllocDefault));
+  CK (cudaMalloc (&d_buf, bytes));
+  CK (cudaMemset (d_buf, 0xa5, bytes));
+  CK (cudaStreamCreateWithFlags (&stream, cudaStreamNonBlocking));
+  CK (cudaEventCreate (&ev0));
+  CK (cudaEventCreate (&ev1));
+  CK (cudaDeviceSynchronize ());
+  for (r = -2; r < LINK_REPS; r++) {    /* two warm-up repetitions */
+    CK (cudaEventRecord (ev0, stream));
+    for (f = 0; f < LINK_BATCH; f++)
+      CK (cudaMemcpyAsync (h_buf, d_buf, bytes, cudaMemcpyDeviceToHost,
+              stream));
+    CK (cudaEventRecord (ev1, stream));
+    CK (cudaEventSynchronize (ev1));
+    CK (cudaEventElapsedTime (&ms, ev0, ev1));
+    if (r >= 0)
+      t[r] = ms * 1e3 / LINK_BATCH;
+  }
+  CK (cudaEventDestroy (ev1));
+  CK (cudaEventDestroy (ev0));
+  CK (cudaStreamDestroy (stream));
+  CK (cudaFree (d_buf));
+  CK (cudaFreeHost (h_buf));
+  pop_context ();
+
+  lc.us = median_spread (t, LINK_REPS, NULL);
+  lc.gbs = lc.us > 0 ? bytes / (lc.us * 1e3) : 0;
+  return lc;
+}
+
+/* ------------------------------------------------------------------ */
+/* The element */
+
+typedef enum
+{
+  MODE_GRAY8_SYSTEM,
+  MODE_NV12_CUDA,
+  N_MODES
+} out_mode;
+
+static const char *const mode_name[N_MODES] = {
+  "GRAY8/system", "NV12/CUDAMemory"
+};
+
+static const char *const mode_caps[N_MODES] = {
+  CAPS_GRAY8_SYSTEM, CAPS_NV12_CUDA
+};
+
+/* Written by the streaming thread, read after EOS (the bus orders it). */
+typedef struct
+{
+  GstCudaContext *ctx;
+  out_mode mode;
+  guint64 count;
+  guint64 start_mark, end_mark;
+  gint64 t0, t1;
+  guint64 wrong_memory;
+  gchar *wrong_what;            /* the first wrong output's memory type */
+} probe_data;
 
 static GstPadProbeReturn
-on_output (G_GNUC_UNUSED GstPad * pad, GstPadProbeInfo * info, gpointer data)
+count_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 {
-  Probe *p = data;
+  probe_data *pd = user_data;
+  gint64 now = g_get_monotonic_time ();
   GstMemory *mem = gst_buffer_peek_memory (GST_PAD_PROBE_INFO_BUFFER (info),
       0);
+  gboolean ok = pd->mode == MODE_NV12_CUDA ? is_cuda_memory_of (mem, pd->ctx)
+      : mem && !gst_is_cuda_memory (mem);
 
-  if (gst_is_cuda_memory (mem))
-    p->cuda_out_seen = TRUE;
-  else
-    p->system_out_seen = TRUE;
-  p->count++;
-  if (p->count == p->warmup)
-    p->t_first = g_get_monotonic_time ();
-  p->t_last = g_get_monotonic_time ();
+  (void) pad;
+  if (!ok && pd->wrong_memory++ == 0)
+    pd->wrong_what = g_strdup (!mem ? "no memory" :
+        gst_is_cuda_memory (mem) ? "CUDA memory of another context" :
+        mem->allocator ? mem->allocator->mem_type : "?");
+  pd->count++;
+  if (pd->count == pd->start_mark)
+    pd->t0 = now;
+  if (pd->count == pd->end_mark)
+    pd->t1 = now;
   return GST_PAD_PROBE_OK;
 }
 
-static gboolean
-fill_pool (GstCudaContext * ctx, GstCaps * caps, GstBuffer ** bufs)
+typedef struct
 {
-  GstBufferPool *pool = gst_cuda_buffer_pool_new (ctx);
-  GstStructure *config = gst_buffer_pool_get_config (pool);
-  GstVideoInfo info;
-  int i;
+  GstElement *pipeline, *appsrc, *el, *sink;
+  GstBus *bus;
+  GstCudaContext *ctx;          /* the context given to the pipeline */
+  gboolean expect_error;
+  gint other_contexts;          /* GstCudaContexts announced besides ctx */
+} bench_pipeline;
 
-  gst_video_info_from_caps (&info, caps);
-  gst_buffer_pool_config_set_params (config, caps, info.size, K_BUFFERS,
-      K_BUFFERS);
-  if (!gst_buffer_pool_set_config (pool, config)
-      || !gst_buffer_pool_set_active (pool, TRUE))
-    return FALSE;
-  for (i = 0; i < K_BUFFERS; i++) {
-    GstVideoFrame frame;
-    GstMapInfo map;
-    guint p;
+/* A GstCudaContext that an element of @p announces (HAVE_CONTEXT) other
+ * than the one the pipeline was given: one the element made itself. */
+static void
+note_have_context (bench_pipeline * p, GstMessage * msg)
+{
+  GstCudaContext *announced = NULL;
+  GstContext *context = NULL;
 
-    if (gst_buffer_pool_acquire_buffer (pool, &bufs[i], NULL) != GST_FLOW_OK)
-      return FALSE;
-    /* Written in host memory once, then uploaded once. */
-    if (!gst_video_frame_map (&frame, &info, bufs[i], GST_MAP_WRITE))
-      return FALSE;
-    for (p = 0; p < GST_VIDEO_FRAME_N_PLANES (&frame); p++)
-      memset (GST_VIDEO_FRAME_PLANE_DATA (&frame, p), (i * 37 + p * 91) & 0xff,
-          (gsize) GST_VIDEO_FRAME_PLANE_STRIDE (&frame, p) *
-          GST_VIDEO_FRAME_COMP_HEIGHT (&frame, p));
-    gst_video_frame_unmap (&frame);
-    if (!gst_buffer_map (bufs[i], &map, GST_MAP_READ | GST_MAP_CUDA))
-      return FALSE;
-    gst_buffer_unmap (bufs[i], &map);
+  gst_message_parse_have_context (msg, &context);
+  if (context && gst_context_has_context_type (context, GST_CUDA_CONTEXT_TYPE)
+      && gst_structure_get (gst_context_get_structure (context),
+          GST_CUDA_CONTEXT_TYPE, GST_TYPE_CUDA_CONTEXT, &announced, NULL)) {
+    if (announced != p->ctx)
+      g_atomic_int_inc (&p->other_contexts);
+    gst_object_unref (announced);
   }
-  gst_buffer_pool_set_active (pool, FALSE);
-  gst_object_unref (pool);      /* the buffers keep their memory */
-  return TRUE;
+  if (context)
+    gst_context_unref (context);
 }
 
-static double
-element_fps (GstCudaContext * ctx, int w, int h, gboolean cuda_out,
-    int frames, gboolean * memory_ok)
+/* Errors can come from a streaming thread while the main thread is blocked
+ * in gst_app_src_push_buffer (block=true): report and leave from here,
+ * unless the caller waits for the error itself. */
+static GstBusSyncReply
+bus_sync_handler (GstBus * bus, GstMessage * msg, gpointer user_data)
 {
-  gchar *desc;
-  GstElement *pipeline, *src, *sink;
-  GstBuffer *bufs[K_BUFFERS] = { NULL };
-  GstCaps *caps;
-  GstPad *pad;
-  GstBus *bus;
-  GstMessage *msg;
-  Probe probe = { 0, 0, 0, WARMUP, FALSE, FALSE };
-  double fps = 0;
-  int i;
+  bench_pipeline *p = user_data;
+  GError *err = NULL;
+  gchar *dbg = NULL;
 
-  caps = gst_caps_from_string ("video/x-raw(memory:CUDAMemory),format=NV12");
-  gst_caps_set_simple (caps, "width", G_TYPE_INT, w, "height", G_TYPE_INT, h,
-      "framerate", GST_TYPE_FRACTION, 1000, 1, NULL);
-  desc = g_strdup_printf ("appsrc name=src format=time max-buffers=4 "
-      "block=true ! cudaedge backend=cuda ! %s ! fakesink name=sink "
-      "sync=false", cuda_out ?
-      "video/x-raw(memory:CUDAMemory),format=NV12" :
-      "video/x-raw,format=GRAY8");
-  pipeline = gst_parse_launch (desc, NULL);
-  g_free (desc);
-  if (!pipeline || !fill_pool (ctx, caps, bufs)) {
-    fprintf (stderr, "cannot build the pipeline or the input frames\n");
-    return 0;
-  }
-  gst_element_set_context (pipeline, gst_context_new_cuda_context (ctx));
-  src = gst_bin_get_by_name (GST_BIN (pipeline), "src");
-  sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
-  g_object_set (src, "caps", caps, NULL);
-  pad = gst_element_get_static_pad (sink, "sink");
-  gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER, on_output, &probe, NULL);
-  gst_object_unref (pad);
-  gst_element_set_state (pipeline, GST_STATE_PLAYING);
-
-  for (i = 0; i < frames + WARMUP; i++) {
-    GstBuffer *b = gst_buffer_copy (bufs[i % K_BUFFERS]);
-
-    GST_BUFFER_PTS (b) = (GstClockTime) i * GST_MSECOND;
-    GST_BUFFER_DURATION (b) = GST_MSECOND;
-    if (gst_app_src_push_buffer (GST_APP_SRC (src), b) != GST_FLOW_OK)
+  (void) bus;
+  switch (GST_MESSAGE_TYPE (msg)) {
+    case GST_MESSAGE_HAVE_CONTEXT:
+      if (p)
+        note_have_context (p, msg);
+      break;
+    case GST_MESSAGE_ERROR:
+      if (p && p->expect_error)
+        break;
+      gst_message_parse_error (msg, &err, &dbg);
+      fflush (stdout);
+      fprintf (stderr, "cudamem-bench: error: from %s: %s\n  debug: %s\n",
+          GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message,
+          dbg ? dbg : "(none)");
+      fflush (stderr);
+      _exit (1);
+    case GST_MESSAGE_WARNING:
+      gst_message_parse_warning (msg, &err, &dbg);
+      fprintf (stderr, "cudamem-bench: warning: from %s: %s\n  debug: %s\n",
+          GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message,
+          dbg ? dbg : "(none)");
+      g_error_free (err);
+      g_free (dbg);
+      break;
+    default:
       break;
   }
-  gst_app_src_end_of_stream (GST_APP_SRC (src));
-  bus = gst_element_get_bus (pipeline);
-  msg = gst_bus_timed_pop_filtered (bus, 120 * GST_SECOND,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  if (!msg || GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR) {
-    GError *err = NULL;
-
-    if (msg)
-      gst_message_parse_error (msg, &err, NULL);
-    fprintf (stderr, "pipeline failed: %s\n", err ? err->message :
-        "timeout");
-    g_clear_error (&err);
-  } else if (probe.count > probe.warmup && probe.t_last > probe.t_first) {
-    fps = (probe.count - probe.warmup) * 1e6 /
-        (double) (probe.t_last - probe.t_first);
-  }
-  *memory_ok = cuda_out ? probe.cuda_out_seen && !probe.system_out_seen :
-      probe.system_out_seen && !probe.cuda_out_seen;
-  if (msg)
-    gst_message_unref (msg);
-  gst_object_unref (bus);
-  gst_element_set_state (pipeline, GST_STATE_NULL);
-  gst_object_unref (src);
-  gst_object_unref (sink);
-  gst_object_unref (pipeline);
-  for (i = 0; i < K_BUFFERS; i++)
-    gst_clear_buffer (&bufs[i]);
-  gst_caps_unref (caps);
-  return fps;
+  return GST_BUS_PASS;
 }
 
-static int
-parse_args (int argc, char **argv)
+/* appsrc ! cudaedge backend=cuda ! <caps of @mode> ! fakesink, given @ctx
+ * before it leaves NULL. */
+static void
+pipeline_new (bench_pipeline * p, GstCudaContext * ctx, input_set * in,
+    out_mode mode)
 {
-  int i;
+  GError *err = NULL;
+  GstContext *context;
+  gchar *desc;
 
-  for (i = 1; i < argc; i++) {
-    if (!strcmp (argv[i], "--size") && i + 1 < argc
-        && opt.n_sizes < MAX_SIZES) {
-      if (sscanf (argv[++i], "%dx%d", &opt.w[opt.n_sizes],
-              &opt.h[opt.n_sizes]) != 2 || opt.w[opt.n_sizes] < 2
-          || opt.h[opt.n_sizes] < 2)
-        return 0;
-      opt.n_sizes++;
-    } else if (!strcmp (argv[i], "--frames") && i + 1 < argc) {
-      opt.frames = atoi (argv[++i]);
-    } else if (!strcmp (argv[i], "--runs") && i + 1 < argc) {
-      opt.runs = atoi (argv[++i]);
-    } else if (!strcmp (argv[i], "--system-fps") && i + 1 < argc) {
-      if (sscanf (argv[++i], "%lf,%lf", &opt.system_fps[0],
-              &opt.system_fps[1]) != 2)
-        return 0;
-    } else {
-      return 0;
+  memset (p, 0, sizeof *p);
+  p->ctx = ctx;
+  desc = g_strdup_printf ("appsrc name=src ! cudaedge name=el backend=cuda "
+      "! %s ! fakesink name=sink sync=false", mode_caps[mode]);
+  p->pipeline = gst_parse_launch (desc, &err);
+  if (err || !p->pipeline)
+    die ("gst_parse_launch (\"%s\"): %s", desc,
+        err ? err->message : "no pipeline");
+  g_free (desc);
+  p->appsrc = gst_bin_get_by_name (GST_BIN (p->pipeline), "src");
+  p->el = gst_bin_get_by_name (GST_BIN (p->pipeline), "el");
+  p->sink = gst_bin_get_by_name (GST_BIN (p->pipeline), "sink");
+  if (!p->appsrc || !p->el || !p->sink)
+    die ("the pipeline lacks src, el or sink");
+
+  /* The element's context comes from the application, as a decoder's
+   * would come from its neighbour. */
+  context = gst_context_new_cuda_context (ctx);
+  if (!context)
+    die ("gst_context_new_cuda_context failed");
+  gst_element_set_context (p->pipeline, context);
+  gst_context_unref (context);
+
+  g_object_set (p->appsrc, "caps", in->caps, "format", GST_FORMAT_TIME,
+      "is-live", FALSE, "block", TRUE,
+      "max-bytes", (guint64) (2 * gst_buffer_get_size (in->bufs[0])), NULL);
+  p->bus = gst_element_get_bus (p->pipeline);
+  gst_bus_set_sync_handler (p->bus, bus_sync_handler, p, NULL);
+}
+
+static void
+pipeline_free (bench_pipeline * p)
+{
+  if (gst_element_set_state (p->pipeline, GST_STATE_NULL) ==
+      GST_STATE_CHANGE_FAILURE)
+    die ("the pipeline failed to go to NULL");
+  gst_bus_set_sync_handler (p->bus, NULL, NULL, NULL);
+  gst_object_unref (p->bus);
+  gst_object_unref (p->sink);
+  gst_object_unref (p->el);
+  gst_object_unref (p->appsrc);
+  gst_object_unref (p->pipeline);
+}
+
+static void
+push (GstElement * appsrc, GstBuffer * buf, guint64 i)
+{
+  GstFlowReturn ret;
+
+  GST_BUFFER_PTS (buf) = i * (GST_SECOND / 1000);
+  GST_BUFFER_DTS (buf) = GST_CLOCK_TIME_NONE;
+  GST_BUFFER_DURATION (buf) = GST_SECOND / 1000;
+  ret = gst_app_src_push_buffer (GST_APP_SRC (appsrc), buf);
+  if (ret != GST_FLOW_OK)
+    die ("pushing frame %" G_GUINT64_FORMAT ": %s", i,
+        gst_flow_get_name (ret));
+}
+
+/* cudaedge answers CONTEXT queries with the GstCudaContext it works in:
+ * it must be the one the pipeline was given. */
+static void
+check_element_context (GstElement * el, GstCudaContext * ctx)
+{
+  GstCudaContext *used = NULL;
+  GstContext *context = NULL;
+  GstQuery *q = gst_query_new_context (GST_CUDA_CONTEXT_TYPE);
+  GstPad *pad = gst_element_get_static_pad (el, "src");
+
+  if (!pad || !gst_pad_query (pad, q))
+    die ("cudaedge did not answer a CONTEXT query for %s: it holds no "
+        "GStreamer CUDA context", GST_CUDA_CONTEXT_TYPE);
+  gst_object_unref (pad);
+  gst_query_parse_context (q, &context);
+  if (!context || !gst_structure_get (gst_context_get_structure (context),
+          GST_CUDA_CONTEXT_TYPE, GST_TYPE_CUDA_CONTEXT, &used, NULL))
+    die ("cudaedge's answer to a CONTEXT query holds no GstCudaContext");
+  if (used != ctx)
+    die ("cudaedge works in another GstCudaContext (%s) than the one "
+        "given to the pipeline (%s)", GST_OBJECT_NAME (used),
+        GST_OBJECT_NAME (ctx));
+  gst_object_unref (used);
+  gst_query_unref (q);
+}
+
+static gboolean noted_other_context;
+
+/* One run; returns the frames per second of the timed part and, in
+ * @stats (may be NULL), cudaedge's "stats" afterwards. */
+static double
+run_element (GstCudaContext * ctx, input_set * in, out_mode mode,
+    int frames, GstStructure ** stats)
+{
+  bench_pipeline p;
+  probe_data pd = { 0 };
+  GstMessage *msg;
+  GstPad *sinkpad;
+  guint64 i, total;
+
+  pipeline_new (&p, ctx, in, mode);
+  total = (guint64) opt.warmup + frames;
+  pd.ctx = ctx;
+  pd.mode = mode;
+  pd.start_mark = opt.warmup;
+  pd.end_mark = total;
+  sinkpad = gst_element_get_static_pad (p.sink, "sink");
+  if (!sinkpad)
+    die ("fakesink has no sink pad");
+  gst_pad_add_probe (sinkpad, GST_PAD_PROBE_TYPE_BUFFER, count_probe, &pd,
+      NULL);
+  gst_object_unref (sinkpad);
+
+  if (gst_element_set_state (p.pipeline, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE)
+    die ("the %s pipeline failed to go to PLAYING", mode_name[mode]);
+  for (i = 0; i < total; i++)
+    push (p.appsrc, gst_buffer_copy (in->bufs[i % in->n_bufs]), i);
+  if (gst_app_src_end_of_stream (GST_APP_SRC (p.appsrc)) != GST_FLOW_OK)
+    die ("gst_app_src_end_of_stream failed");
+
+  msg = gst_bus_timed_pop_filtered (p.bus, EOS_TIMEOUT,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (!msg)
+    die ("no EOS within %d s (fakesink saw %" G_GUINT64_FORMAT " of %"
+        G_GUINT64_FORMAT " buffers)", (int) (EOS_TIMEOUT / GST_SECOND),
+        pd.count, total);
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+    bus_sync_handler (p.bus, msg, NULL);        /* prints and exits */
+  gst_message_unref (msg);
+
+  if (pd.count != total || pd.t1 <= pd.t0)
+    die ("fakesink saw %" G_GUINT64_FORMAT " buffers, expected %"
+        G_GUINT64_FORMAT, pd.count, total);
+  if (pd.wrong_memory)
+    die ("%s: %" G_GUINT64_FORMAT " output buffer(s) in the wrong memory "
+        "(the first: %s)", mode_name[mode], pd.wrong_memory, pd.wrong_what);
+  check_element_context (p.el, ctx);
+  if (g_atomic_int_get (&p.other_contexts) > 0 && !noted_other_context) {
+    /* Not an error: the frames in CUDA memory were worked on in the given
+     * context (checked above); the other one costs device memory. */
+    printf ("note: the pipeline announced %d GstCudaContext(s) besides the "
+        "one it was given (an element made its own with "
+        "gst_cuda_ensure_element_context)\n",
+        g_atomic_int_get (&p.other_contexts));
+    noted_other_context = TRUE;
+  }
+
+  if (stats)
+    g_object_get (p.el, "stats", stats, NULL);
+  pipeline_free (&p);
+  return frames / ((pd.t1 - pd.t0) * 1e-6);
+}
+
+/* A frame in CUDA memory of a second context must be refused: otherwise
+ * the element would not be working in the context it was given. */
+static void
+check_foreign_context (GstCudaContext * ctx)
+{
+  GstCudaContext *other;
+  bench_pipeline p;
+  input_set in;
+  GstMessage *msg;
+  GError *err = NULL;
+  gchar *dbg = NULL;
+
+  other = gst_cuda_context_new (opt.device);
+  if (!other)
+    die ("cannot create a second GstCudaContext on device %d", opt.device);
+  make_inputs (&in, other, (size2) {320, 240}, 1);
+  pipeline_new (&p, ctx, &in, MODE_GRAY8_SYSTEM);
+  p.expect_error = TRUE;
+  if (gst_element_set_state (p.pipeline, GST_STATE_PLAYING) ==
+      GST_STATE_CHANGE_FAILURE)
+    die ("the context-check pipeline failed to go to PLAYING");
+  push (p.appsrc, gst_buffer_copy (in.bufs[0]), 0);
+  gst_app_src_end_of_stream (GST_APP_SRC (p.appsrc));
+
+  msg = gst_bus_timed_pop_filtered (p.bus, CHECK_TIMEOUT,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (!msg)
+    die ("context check: neither an error nor EOS within %d s",
+        (int) (CHECK_TIMEOUT / GST_SECOND));
+  if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ERROR)
+    die ("context check: cudaedge accepted a frame in CUDA memory of "
+        "another GstCudaContext than the pipeline's");
+  gst_message_parse_error (msg, &err, &dbg);
+  if (GST_MESSAGE_SRC (msg) != GST_OBJECT (p.el)
+      || !g_error_matches (err, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT))
+    die ("context check: expected a stream format error from cudaedge, "
+        "got from %s: %s (%s)", GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)),
+        err->message, dbg ? dbg : "no details");
+  printf ("context check: cudaedge refuses a frame of another CUDA "
+      "context (\"%s\")\n", err->message);
+  g_error_free (err);
+  g_free (dbg);
+  gst_message_unref (msg);
+
+  pipeline_free (&p);
+  free_inputs (&in);
+  gst_object_unref (other);
+}
+
+/* ------------------------------------------------------------------ */
+
+typedef struct
+{
+  double fps, spread;
+  GstStructure *stats;          /* of the last run */
+} mode_result;
+
+typedef struct
+{
+  size2 size;
+  int frames;
+  kernel_ceiling kernel;
+  link_ceiling d2h;
+  mode_result mode[N_MODES];
+} row;
+
+static double
+stats_double (const GstStructure * s, const char *field)
+{
+  double v;
+
+  if (s && gst_structure_get_double (s, field, &v))
+    return v;
+  return -1;
+}
+
+static void
+require_element (const char *name, const char *hint)
+{
+  GstElementFactory *f = gst_element_factory_find (name);
+
+  if (!f)
+    die ("element '%s' not found (%s)", name, hint);
+  gst_object_unref (f);
+}
+
+static void
+print_table (const row * rows, int n_rows)
+{
+  int n, m;
+
+  printf ("\n%-10s %-16s %7s %10s %8s %10s %7s %-6s %10s %10s %9s\n",
+      "size", "mode", "frames", "fps", "spread%", "ceil_fps", "%ceil",
+      "bound", "kernel_fps", "d2h_fps", "x_system");
+  for (n = 0; n < n_rows; n++) {
+    const row *rw = &rows[n];
+    double d2h_fps = rw->d2h.us > 0 ? 1e6 / rw->d2h.us : 0;
+    double sys = system_fps_for (rw->size);
+    char sz[32], ratio[32];
+
+    g_snprintf (sz, sizeof sz, "%dx%d", rw->size.w, rw->size.h);
+    for (m = 0; m < N_MODES; m++) {
+      const mode_result *mr = &rw->mode[m];
+      /* GRAY8 in system memory needs the kernel and the download of
+       * every frame: the slower of the two bounds it. */
+      gboolean d2h_bound = m == MODE_GRAY8_SYSTEM && d2h_fps > 0
+          && d2h_fps < rw->kernel.fps;
+      double ceiling = d2h_bound ? d2h_fps : rw->kernel.fps;
+      char d2h[32];
+
+      if (sys > 0)
+        g_snprintf (ratio, sizeof ratio, "%.2fx", mr->fps / sys);
+      else
+        g_strlcpy (ratio, "-", sizeof ratio);
+      if (m == MODE_GRAY8_SYSTEM)
+        g_snprintf (d2h, sizeof d2h, "%.1f", d2h_fps);
+      else
+        g_strlcpy (d2h, "-", sizeof d2h);
+      printf ("%-10s %-16s %7d %10.1f %8.1f %10.1f %7.1f %-6s %10.1f %10s "
+          "%9s\n", sz, mode_name[m], rw->frames, mr->fps, mr->spread, ceiling,
+          ceiling > 0 ? 100.0 * mr->fps / ceiling : 0.0,
+          d2h_bound ? "d2h" : "kernel", rw->kernel.fps, d2h, ratio);
     }
   }
-  if (opt.runs < 1 || opt.runs > 50)
-    return 0;
-  if (opt.n_sizes == 0) {
-    opt.w[0] = 1920;
-    opt.h[0] = 1080;
-    opt.w[1] = 3840;
-    opt.h[1] = 2160;
-    opt.n_sizes = 2;
+  printf ("(fps: median of %d run(s), steady state after %d warm-up frames, "
+      "%d NV12 frames cycled; spread%%: (max-min)/median; kernel_fps: "
+      "the fused kernel alone on the same frames, same context, %d frames "
+      "queued per wait on %d slots; d2h_fps: the pinned download of W x H "
+      "bytes alone; ceil_fps: kernel_fps, or for GRAY8/system the lower of "
+      "kernel_fps and d2h_fps; NV12/CUDAMemory also fills the chroma; "
+      "x_system: fps / --system-fps)\n\n", opt.runs, opt.warmup, K_BUFFERS,
+      KERNEL_BATCH, CE_CUDA_SLOTS);
+
+  for (n = 0; n < n_rows; n++) {
+    const row *rw = &rows[n];
+
+    for (m = 0; m < N_MODES; m++) {
+      const GstStructure *st = rw->mode[m].stats;
+
+      printf ("%dx%d %s stats (last run): backend=%s kernel=%.1f us "
+          "download=%.1f us (mean per frame)\n", rw->size.w, rw->size.h,
+          mode_name[m], st && gst_structure_get_string (st, "backend") ?
+          gst_structure_get_string (st, "backend") : "?",
+          stats_double (st, "kernel-us"), stats_double (st, "download-us"));
+    }
   }
-  return 1;
 }
 
 int
 main (int argc, char **argv)
 {
-  GstCudaContext *ctx;
-  int count = 0, s, m, r;
+  row rows[MAX_SIZES];
+  GstCudaContext *ctx = NULL;
+  gboolean loaded;
+  struct cudaDeviceProp prop;
+  int n, m, r;
 
-  gst_init (&argc, &argv);
-  if (!parse_args (argc, argv)) {
-    fprintf (stderr, "usage: %s [--size WxH]... [--frames N] [--runs N] "
-        "[--system-fps F1080,F2160]\n", argv[0]);
-    return 2;
-  }
-  if (ce_cuda_device_count (&count) != CE_STATUS_OK || count < 1
-      || !gst_cuda_load_library ()
-      || (ctx = gst_cuda_context_new (0)) == NULL) {
-    printf ("SKIP: no CUDA device (%s)\n", ce_last_error ());
+  parse_args (argc, argv);
+  gst_init (NULL, NULL);
+
+  loaded = gst_cuda_load_library ();
+  if (loaded)
+    ctx = gst_cuda_context_new (opt.device);
+  if (!ctx) {
+    printf ("SKIP: no CUDA device (GStreamer could not create a CUDA "
+        "context on device %d: %s)\n", opt.device, loaded ?
+        "no such GPU, or the driver refused" :
+        "the CUDA driver library could not be loaded");
     return 77;
   }
+  gst_cuda_memory_init_once ();
 
-  printf ("%-10s %-22s %9s %8s %12s %7s %9s\n", "size", "output", "fps",
-      "spread%", "kernel_fps", "%kern", "x_system");
-  for (s = 0; s < opt.n_sizes; s++) {
-    int w = opt.w[s], h = opt.h[s];
-    int frames = opt.frames ? opt.frames : (w * h > 4000000 ? 2000 : 5000);
-    double kfps = kernel_fps (ctx, w, h, frames);
-    double dfps = download_fps (ctx, w, h, frames);
-    double sys = (h <= 1080 ? opt.system_fps[0] : opt.system_fps[1]);
+  require_element ("cudaedge", "point GST_PLUGIN_PATH at the build's gst/ "
+      "directory: GST_PLUGIN_PATH=build/gst");
+  require_element ("appsrc", "gst-plugins-base 'app' missing");
+  require_element ("fakesink", "GStreamer core elements missing");
+  require_element ("capsfilter", "GStreamer core elements missing");
 
-    for (m = 0; m < 2; m++) {
-      double v[50], spread, fps;
-      gboolean memory_ok = TRUE, ok = FALSE;
+  push_context (ctx);
+  CK (cudaGetDeviceProperties (&prop, opt.device));
+  pop_context ();
+  printf ("cudamem-bench: device %d: %s; cudaedge backend=cuda on NV12 in "
+      "CUDA memory, %d run(s) per pipeline, %d warm-up frames, %d frames "
+      "cycled\n", opt.device, prop.name, opt.runs, opt.warmup, K_BUFFERS);
+
+  check_foreign_context (ctx);
+
+  for (n = 0; n < opt.n_sizes; n++) {
+    row *rw = &rows[n];
+    double *fps = g_new (double, opt.runs);
+    input_set in;
+
+    memset (rw, 0, sizeof *rw);
+    rw->size = opt.sizes[n];
+    rw->frames = frames_for (rw->size);
+    make_inputs (&in, ctx, rw->size, K_BUFFERS);
+
+    rw->kernel = measure_kernel (ctx, &in, rw->frames);
+    rw->d2h = measure_d2h (ctx, (size_t) rw->size.w * rw->size.h);
+    printf ("%dx%d ceilings: kernel alone %.1f fps (%.1f us/frame, spread "
+        "%.1f%%); D2H of %d bytes %.1f us -> %.1f fps (%.2f GB/s)\n",
+        rw->size.w, rw->size.h, rw->kernel.fps, 1e6 / rw->kernel.fps,
+        rw->kernel.spread, rw->size.w * rw->size.h, rw->d2h.us,
+        1e6 / rw->d2h.us, rw->d2h.gbs);
+
+    for (m = 0; m < N_MODES; m++) {
+      mode_result *mr = &rw->mode[m];
 
       for (r = 0; r < opt.runs; r++) {
-        v[r] = element_fps (ctx, w, h, m == 1, frames, &ok);
-        memory_ok = memory_ok && ok;
+        GstStructure *st = NULL;
+
+        fps[r] = run_element (ctx, &in, m, rw->frames, &st);
+        if (mr->stats)
+          gst_structure_free (mr->stats);
+        mr->stats = st;
+        printf ("  %dx%d %s run %d: %.1f fps\n", rw->size.w, rw->size.h,
+            mode_name[m], r + 1, fps[r]);
       }
-      fps = median_spread (v, opt.runs, &spread);
-      printf ("%4dx%-5d %-22s %9.0f %8.1f %12.0f %6.1f%% %9s%s\n", w, h,
-          m ? "NV12 in CUDA memory" : "GRAY8 in system memory", fps, spread,
-          kfps, kfps > 0 ? 100.0 * fps / kfps : 0.0,
-          sys > 0 ? g_strdup_printf ("%.2fx", fps / sys) : "-",
-          memory_ok ? "" : "  (output memory not as asked!)");
+      mr->fps = median_spread (fps, opt.runs, &mr->spread);
     }
-    printf ("%4dx%-5d D2H of the GRAY8 frame alone (pinned): %.0f fps\n", w,
-        h, dfps);
+    g_free (fps);
+    free_inputs (&in);
   }
-  printf ("(fps: median of %d runs after %d warm-up frames, input: %d "
-      "pre-filled NV12 frames in CUDA memory; kernel_fps: the luma-plane "
-      "edge chain alone, same context)\n", opt.runs, WARMUP, K_BUFFERS);
+
+  print_table (rows, opt.n_sizes);
+  for (n = 0; n < opt.n_sizes; n++)
+    for (m = 0; m < N_MODES; m++)
+      if (rows[n].mode[m].stats)
+        gst_structure_free (rows[n].mode[m].stats);
   gst_object_unref (ctx);
+  gst_deinit ();
   return 0;
 }
