@@ -125,6 +125,9 @@ void gst_ce_qos_output (GstCeBaseFilter * self, GstBuffer ** outbuf,
 /* gstcecudamemory.c: GStreamer CUDA memory */
 void gst_ce_cuda_memory_set_element_context (GstElement * element,
     GstContext * context);
+/* GStreamer's context for the element: a new reference, or NULL. */
+GstCudaContext *gst_ce_cuda_memory_ensure_context (GstCeBaseFilter * self,
+    gint device_id);
 gboolean gst_ce_cuda_memory_set_caps (GstCeBaseFilter * self,
     GstCaps * incaps, GstCaps * outcaps);
 void gst_ce_cuda_memory_stop (GstCeBaseFilter * self);

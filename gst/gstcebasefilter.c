@@ -301,7 +301,14 @@ gst_ce_base_filter_start (GstBaseTransform * trans)
   GST_OBJECT_UNLOCK (self);
 
   if (backend != GST_CE_BACKEND_CPU) {
-    ctx = gst_ce_context_new (GST_ELEMENT_CAST (self), device_id, &status);
+    gpointer gst_ctx = NULL;
+
+#ifdef HAVE_GST_CUDA
+    gst_ctx = gst_ce_cuda_memory_ensure_context (self, device_id);
+#endif
+    ctx = gst_ce_context_new (gst_ctx, device_id, &status);
+    if (gst_ctx)
+      gst_object_unref (gst_ctx);
     if (!ctx && backend == GST_CE_BACKEND_CUDA)
       goto no_device;
   }
@@ -310,15 +317,6 @@ gst_ce_base_filter_start (GstBaseTransform * trans)
   priv->frame_count = 0;
   gst_ce_qos_reset_stats (self);
   gst_ce_base_filter_set_context (self, ctx);
-#ifdef HAVE_GST_CUDA
-  /* Frames in CUDA memory are worked on in the same context. */
-  if (ctx && gst_ce_context_get_gst_context (ctx)) {
-    g_mutex_lock (&priv->lock);
-    if (!priv->gst_ctx)
-      priv->gst_ctx = gst_object_ref (gst_ce_context_get_gst_context (ctx));
-    g_mutex_unlock (&priv->lock);
-  }
-#endif
   gst_ce_stats_reset (&priv->stats, ctx ? "cuda" : "cpu",
       ctx ? gst_ce_context_get_device_name (ctx) : "cpu");
   gst_ce_bands_free (priv->bands);

@@ -24,8 +24,6 @@
 
 #ifdef HAVE_GST_CUDA
 #include <gst/cuda/gstcudacontext.h>
-#include <gst/cuda/gstcudautils.h>
-#include <gst/cuda/gstcudaloader.h>
 #endif
 
 GST_DEBUG_CATEGORY_STATIC (gst_ce_context_debug);
@@ -56,29 +54,27 @@ struct _GstCeContext
 };
 
 GstCeContext *
-gst_ce_context_new (GstElement * element, gint device_id, ce_status * status)
+gst_ce_context_new (gpointer gst_cuda_ctx, gint device_id, ce_status * status)
 {
   GstCeContext *ctx;
   ce_cuda_ctx *handle = NULL;
   ce_status ret = CE_STATUS_NO_DEVICE;
 #ifdef HAVE_GST_CUDA
-  GstCudaContext *gst_ctx = NULL;
+  GstCudaContext *gst_ctx = gst_cuda_ctx;
 
-  /* GStreamer's context for the device, shared with the neighbours (a
-   * decoder's, or a new one they will share): frames on the GPU and in
-   * system memory are then worked on in one context. */
-  if (gst_cuda_load_library ()
-      && gst_cuda_ensure_element_context (element, device_id, &gst_ctx)) {
+  /* In GStreamer's context for the device, shared with the neighbours:
+   * frames on the GPU and in system memory are then worked on in one
+   * context. */
+  if (gst_ctx) {
     if (gst_cuda_context_push (gst_ctx)) {
       ret = ce_cuda_ctx_new_current (GST_CE_CUDA_STREAMS, &handle);
       gst_cuda_context_pop (NULL);
     }
-    if (ret != CE_STATUS_OK)
-      gst_clear_object (&gst_ctx);
+    gst_ctx = ret == CE_STATUS_OK ? gst_object_ref (gst_ctx) : NULL;
   } else
 #endif
   {
-    (void) element;
+    (void) gst_cuda_ctx;
     ret = ce_cuda_ctx_new (device_id, GST_CE_CUDA_STREAMS, &handle);
   }
   if (status)

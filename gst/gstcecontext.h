@@ -38,10 +38,10 @@ typedef struct _GstCeContext GstCeContext;
 
 void gst_ce_context_init_debug (void);
 
-/* In GStreamer's CUDA context of the device when built with it (found
- * through @element's neighbours or made and shared with them), else in
- * the device's primary context. */
-GstCeContext *gst_ce_context_new (GstElement * element, gint device_id,
+/* In @gst_cuda_ctx, a GstCudaContext (a gpointer, so that this header
+ * needs no GstCuda), when given; else in the primary context of
+ * @device_id (-1: the first usable device). */
+GstCeContext *gst_ce_context_new (gpointer gst_cuda_ctx, gint device_id,
     ce_status * status);
 GstCeContext *gst_ce_context_ref (GstCeContext * ctx);
 void gst_ce_context_unref (GstCeContext * ctx);

@@ -20,6 +20,7 @@
 #endif
 
 #include "gstcecudamemory.h"
+#include <gst/cuda/gstcudaloader.h>
 #include "gstcebasefilter-private.h"
 
 GST_DEBUG_CATEGORY_EXTERN (gst_ce_base_filter_debug);
@@ -111,6 +112,25 @@ gst_ce_cuda_memory_set_element_context (GstElement * element,
 
   GST_ELEMENT_CLASS (g_type_class_peek (GST_TYPE_VIDEO_FILTER))->set_context
       (element, context);
+}
+
+static GstCudaContext *gst_ce_cuda_memory_get_context (GstCeBaseFilter *
+    self);
+
+GstCudaContext *
+gst_ce_cuda_memory_ensure_context (GstCeBaseFilter * self, gint device_id)
+{
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+
+  if (!gst_cuda_load_library ())
+    return NULL;
+  /* The context the application or a neighbour gives (through
+   * set_context, which may run inside this call and fills priv->gst_ctx),
+   * else a new one, offered to the others. */
+  if (!gst_cuda_ensure_element_context (GST_ELEMENT_CAST (self), device_id,
+          &priv->gst_ctx))
+    return NULL;
+  return gst_ce_cuda_memory_get_context (self);
 }
 
 /* ---- the base class's frame path on CUDA memory ---- */
