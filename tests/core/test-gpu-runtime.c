@@ -311,7 +311,10 @@ test_tall_frames_on_device_memory (void)
 
   ce_assert_status (ce_cpu_upscale2x_rows (src, src_stride, w, h, bpp, 0,
           2 * h, want, up_stride), CE_STATUS_OK);
-  if (!CUDA_OK (cudaMemset (d_up, CE_TEST_POISON, up_bytes)))
+  /* cudaMemset runs on the legacy stream, which the element's
+   * non-blocking streams do not wait for: finish it first. */
+  if (!CUDA_OK (cudaMemset (d_up, CE_TEST_POISON, up_bytes))
+      || !CUDA_OK (cudaDeviceSynchronize ()))
     goto out;
   ce_assert_status (ce_cuda_dev_upscale2x_submit (dev, 1, d_src, src_stride,
           w, h, bpp, d_up, up_stride), CE_STATUS_OK);
