@@ -31,11 +31,14 @@ backend (void)
 static GstHarness *
 new_harness (const gchar * factory, const gchar * caps)
 {
-  GstHarness *h = gst_harness_new (factory);
+  /* The backend is read at start, which GstHarness does at once: it goes
+   * in the description. */
+  gchar *desc = g_strdup_printf ("%s backend=%s", factory, backend ());
+  GstHarness *h = gst_harness_new_parse (desc);
 
+  g_free (desc);
   fail_unless (h != NULL && h->element != NULL,
       "%s not found; is GST_PLUGIN_PATH set?", factory);
-  gst_util_set_object_arg (G_OBJECT (h->element), "backend", backend ());
   gst_harness_set_src_caps_str (h, caps);
   return h;
 }

@@ -78,10 +78,12 @@ frame (guint i)
 static GstHarness *
 start_on_cuda (const gchar * backend, GstBus ** bus)
 {
-  GstHarness *h = gst_harness_new ("cudaedge");
+  /* The backend is read at start, which GstHarness does at once. */
+  gchar *desc = g_strdup_printf ("cudaedge backend=%s", backend);
+  GstHarness *h = gst_harness_new_parse (desc);
   GstStructure *stats;
 
-  gst_util_set_object_arg (G_OBJECT (h->element), "backend", backend);
+  g_free (desc);
   *bus = gst_bus_new ();
   gst_element_set_bus (h->element, *bus);
   gst_harness_set_src_caps_str (h, "video/x-raw,format=GRAY8,width=3840,"

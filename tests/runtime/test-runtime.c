@@ -61,11 +61,14 @@ static gboolean bounded_pool_query (GstPad * pad, GstObject * parent,
 static GstHarness *
 new_harness_full (const gchar * backend, gboolean bounded)
 {
-  GstHarness *h = gst_harness_new ("cudaedge");
+  /* The backend is read at start, which GstHarness does at once: it goes
+   * in the description. */
+  gchar *desc = g_strdup_printf ("cudaedge backend=%s", backend);
+  GstHarness *h = gst_harness_new_parse (desc);
 
+  g_free (desc);
   fail_unless (h != NULL && h->element != NULL,
       "cudaedge not found; is GST_PLUGIN_PATH set?");
-  g_object_set (h->element, "backend", backend[0] == 'c' ? 1 : 0, NULL);
   if (bounded) {
     harness_query = GST_PAD_QUERYFUNC (h->sinkpad);
     gst_pad_set_query_function (h->sinkpad, bounded_pool_query);
