@@ -62,7 +62,7 @@
 #define LINK_REPS 31
 #define NEGOTIATE_TIMEOUT_US (10 * G_USEC_PER_SEC)
 #define EOS_TIMEOUT (600 * GST_SECOND)
-/* GType name of the element's pinned allocator (gst/gstcudaedgecommon.h) */
+/* GType name of the element's pinned allocator (gst/gstcecontext.h) */
 #define PINNED_ALLOCATOR_TYPE "GstCePinnedAllocator"
 
 /* ------------------------------------------------------------------ */
@@ -105,6 +105,7 @@ static struct
   const char *element;
   const char *format;
   const char *backend;
+  int pipelines;                /* > 1: also N pipelines at once */
 } opt = {.warmup = DEFAULT_WARMUP,.runs = DEFAULT_RUNS,.device = 0,
   .element = "cudaedge",.format = "GRAY8",.backend = "cuda"
 };
@@ -122,6 +123,8 @@ usage (FILE * f)
       "  --runs N            runs per pipeline; the median is shown "
       "(default %d)\n"
       "  --element NAME      cudaedge (default) or cudaupscale\n"
+      "  --pipelines N       also run N pipelines at once in this process,\n"
+      "                      each from its own pool, and print their sum\n"
       "  --format FMT        input video format (default GRAY8)\n"
       "  --backend B         cuda (default), cpu or auto\n"
       "  --device N          CUDA device (default 0)\n"
@@ -212,6 +215,8 @@ parse_args (int argc, char **argv)
       opt.warmup = parse_int (v, 0, 1000000, "--warmup");
     } else if ((v = opt_value (argc, argv, &i, "--runs"))) {
       opt.runs = parse_int (v, 1, 1000, "--runs");
+    } else if ((v = opt_value (argc, argv, &i, "--pipelines"))) {
+      opt.pipelines = parse_int (v, 1, 64, "--pipelines");
     } else if ((v = opt_value (argc, argv, &i, "--device"))) {
       opt.device = parse_int (v, 0, 1024, "--device");
     } else if ((v = opt_value (argc, argv, &i, "--element"))) {
@@ -582,8 +587,8 @@ push (GstElement * appsrc, GstBuffer * buf, guint64 i)
 /* One run of @desc (elements named src, el, sink).  Returns the frames per
  * second of the timed part; fills @stats (if not NULL) from el's "stats". */
 static double
-run_pipeline (const char *desc, input_set * in, int frames,
-    gboolean query_pool, GstStructure ** stats)
+run_pipeline_timed (const char *desc, input_set * in, int frames,
+    gboolean query_pool, GstStructure ** stats, gint64 * t0, gint64 * t1)
 {
   GError *err = NULL;
   GstElement *pipeline, *appsrc, *el, *sink;
@@ -652,6 +657,10 @@ run_pipeline (const char *desc, input_set * in, int frames,
     die ("fakesink saw %" G_GUINT64_FORMAT " buffers, expected %"
         G_GUINT64_FORMAT, pd.count, total);
   fps = frames / ((pd.t1 - pd.t0) * 1e-6);
+  if (t0)
+    *t0 = pd.t0;
+  if (t1)
+    *t1 = pd.t1;
 
   if (stats) {
     *stats = NULL;
@@ -669,6 +678,65 @@ run_pipeline (const char *desc, input_set * in, int frames,
   gst_object_unref (appsrc);
   gst_object_unref (pipeline);
   return fps;
+}
+
+static double
+run_pipeline (const char *desc, input_set * in, int frames,
+    gboolean query_pool, GstStructure ** stats)
+{
+  return run_pipeline_timed (desc, in, frames, query_pool, stats, NULL, NULL);
+}
+
+/* N pipelines at once: each thread runs one, from its own inputs. */
+typedef struct
+{
+  const char *desc;
+  input_set in;
+  int frames;
+  double fps;
+  gint64 t0, t1;                /* its timed window, monotonic us */
+} concurrent_run;
+
+static gpointer
+concurrent_thread (gpointer data)
+{
+  concurrent_run *c = data;
+
+  c->fps = run_pipeline_timed (c->desc, &c->in, c->frames, TRUE, NULL,
+      &c->t0, &c->t1);
+  return NULL;
+}
+
+/* N pipelines run at the same time: all their timed frames over the
+ * span from the first timed window's start to the last one's end (a
+ * pipeline that finishes early does not inflate the figure). */
+static double
+run_concurrent (const char *desc, const input_set * model, int frames,
+    int n)
+{
+  concurrent_run *c = g_new0 (concurrent_run, n);
+  GThread **threads = g_new (GThread *, n);
+  gint64 start = G_MAXINT64, end = 0;
+  int k;
+
+  for (k = 0; k < n; k++) {
+    c[k].desc = desc;
+    c[k].frames = frames;
+    c[k].in.caps = gst_caps_ref (model->caps);
+    c[k].in.info = model->info;
+    c[k].in.prime = gst_buffer_copy_deep (model->prime);
+    threads[k] = g_thread_new ("pipeline", concurrent_thread, &c[k]);
+  }
+  for (k = 0; k < n; k++) {
+    g_thread_join (threads[k]);
+    printf ("    pipeline %d of %d: %.1f fps\n", k + 1, n, c[k].fps);
+    start = MIN (start, c[k].t0);
+    end = MAX (end, c[k].t1);
+    free_inputs (&c[k].in);
+  }
+  g_free (threads);
+  g_free (c);
+  return end > start ? (double) n * frames / ((end - start) * 1e-6) : 0;
 }
 
 /* ------------------------------------------------------------------ */
@@ -829,6 +897,17 @@ main (int argc, char **argv)
       id_fps[r] = run_pipeline (id_desc, &in, rw->frames, FALSE, NULL);
       printf ("  %dx%d identity run %d: %.1f fps\n", rw->size.w, rw->size.h,
           r + 1, id_fps[r]);
+    }
+    if (opt.pipelines > 1) {
+      double sum = run_concurrent (el_desc, &in, rw->frames, opt.pipelines);
+
+      printf ("  %dx%d %d pipelines at once: %.1f fps together (all "
+          "timed frames over the whole span)", rw->size.w,
+          rw->size.h, opt.pipelines, sum);
+      if (rw->link.ok)
+        printf (" = %.1f %% of the link", 100.0 * sum * rw->link.period_us
+            / 1e6);
+      printf ("\n");
     }
     rw->fps = median (fps, opt.runs);   /* sorts */
     rw->fps_min = fps[0];
