@@ -78,12 +78,16 @@ frame (guint i)
 static GstHarness *
 start_on_cuda (const gchar * backend, GstBus ** bus)
 {
-  /* The backend is read at start, which GstHarness does at once. */
-  gchar *desc = g_strdup_printf ("cudaedge backend=%s", backend);
-  GstHarness *h = gst_harness_new_parse (desc);
+  /* The backend is read at start, which GstHarness does at once: it is
+   * set before the harness exists.  h->element is cudaedge itself. */
+  GstElement *e = gst_element_factory_make ("cudaedge", NULL);
   GstStructure *stats;
+  GstHarness *h;
 
-  g_free (desc);
+  fail_unless (e != NULL, "cudaedge not found; is GST_PLUGIN_PATH set?");
+  gst_util_set_object_arg (G_OBJECT (e), "backend", backend);
+  h = gst_harness_new_with_element (e, "sink", "src");
+  gst_object_unref (e);
   *bus = gst_bus_new ();
   gst_element_set_bus (h->element, *bus);
   gst_harness_set_src_caps_str (h, "video/x-raw,format=GRAY8,width=3840,"

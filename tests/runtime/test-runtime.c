@@ -61,14 +61,15 @@ static gboolean bounded_pool_query (GstPad * pad, GstObject * parent,
 static GstHarness *
 new_harness_full (const gchar * backend, gboolean bounded)
 {
-  /* The backend is read at start, which GstHarness does at once: it goes
-   * in the description. */
-  gchar *desc = g_strdup_printf ("cudaedge backend=%s", backend);
-  GstHarness *h = gst_harness_new_parse (desc);
+  /* The backend is read at start, which GstHarness does at once: it is
+   * set before the harness exists.  h->element is cudaedge itself. */
+  GstElement *e = gst_element_factory_make ("cudaedge", NULL);
+  GstHarness *h;
 
-  g_free (desc);
-  fail_unless (h != NULL && h->element != NULL,
-      "cudaedge not found; is GST_PLUGIN_PATH set?");
+  fail_unless (e != NULL, "cudaedge not found; is GST_PLUGIN_PATH set?");
+  gst_util_set_object_arg (G_OBJECT (e), "backend", backend);
+  h = gst_harness_new_with_element (e, "sink", "src");
+  gst_object_unref (e);
   if (bounded) {
     harness_query = GST_PAD_QUERYFUNC (h->sinkpad);
     gst_pad_set_query_function (h->sinkpad, bounded_pool_query);
