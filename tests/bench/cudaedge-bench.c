@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include <cuda_runtime_api.h>
+#include <glib.h>
 
 #include "cudaedge-core.h"
 #include "cudaedge-kernels.h"
@@ -114,6 +115,8 @@ static struct
   int streams;
   const char *pgm_in;
   const char *out_dir;
+  const char *csv;
+  int cpu_threads;              /* 0: one per core */
 } opt = {.runs = 0,.warmup = WARMUP_RUNS,.device = -1,.streams = 4 };
 
 static void
@@ -131,6 +134,11 @@ usage (FILE * f)
       "                   edges.pgm (default parameters) of that picture\n"
       "  --device N       CUDA device (default: first usable)\n"
       "  --streams N      streams of the host-to-host context (default 4)\n"
+      "  --cpu-threads N  threads of the \"cpu fast, N threads\" row\n"
+      "                   (default: one per core)\n"
+      "  --csv FILE       also append one line per table row to FILE (the\n"
+      "                   header first when FILE is new or empty; columns in\n"
+      "                   tools/perf-plots.py)\n"
       "Exit: 0 done, 77 no CUDA device (SKIP), 1 error.\n",
       DEFAULT_RUNS, WARMUP_RUNS);
 }
@@ -222,6 +230,10 @@ parse_args (int argc, char **argv)
       opt.device = parse_int (v, -1, 1024, "--device");
     } else if ((v = opt_value (argc, argv, &i, "--streams"))) {
       opt.streams = parse_int (v, 2, 64, "--streams");
+    } else if ((v = opt_value (argc, argv, &i, "--cpu-threads"))) {
+      opt.cpu_threads = parse_int (v, 1, 1024, "--cpu-threads");
+    } else if ((v = opt_value (argc, argv, &i, "--csv"))) {
+      opt.csv = v;
     } else {
       fprintf (stderr, "cudaedge-bench: unknown argument '%s'\n", argv[i]);
       usage (stderr);
@@ -415,6 +427,124 @@ summarize (double *v, int n)
 }
 
 /* ------------------------------------------------------------------ */
+/* --csv: the same columns in cudaedge-bench, element-bench and
+ * cudamem-bench, documented at the top of tools/perf-plots.py. */
+
+#define CSV_HEADER "bench,variant,width,height,format,parallel,unit," \
+  "median,q1,q3,iqr,bytes,gbps,fps,ceiling,ceiling_value,share"
+
+static FILE *csv_file;
+
+/* Appends to @path; writes the header when the file is new or empty, and
+ * refuses a file whose first line is another header. */
+static void
+csv_open (const char *path)
+{
+  char line[512];
+  long size;
+  FILE *f = fopen (path, "a+");
+
+  if (!f)
+    die ("cannot open --csv '%s': %s", path, strerror (errno));
+  if (fseek (f, 0, SEEK_END) != 0 || (size = ftell (f)) < 0)
+    die ("cannot seek in --csv '%s': %s", path, strerror (errno));
+  if (size > 0) {
+    rewind (f);
+    if (!fgets (line, sizeof line, f))
+      die ("cannot read the first line of --csv '%s'", path);
+    line[strcspn (line, "\r\n")] = '\0';
+    if (strcmp (line, CSV_HEADER) != 0)
+      die ("--csv '%s' has other columns (first line '%s', expected '%s')",
+          path, line, CSV_HEADER);
+    if (fseek (f, 0, SEEK_END) != 0)
+      die ("cannot seek in --csv '%s': %s", path, strerror (errno));
+  } else if (fputs (CSV_HEADER "\n", f) == EOF || fflush (f) != 0) {
+    die ("cannot write --csv '%s': %s", path, strerror (errno));
+  }
+  csv_file = f;
+}
+
+static void
+csv_close (void)
+{
+  if (csv_file && fclose (csv_file) != 0)
+    die ("error closing --csv: %s", strerror (errno));
+  csv_file = NULL;
+}
+
+static void
+csv_text (GString * s, const char *t)
+{
+  if (s->len)
+    g_string_append_c (s, ',');
+  if (!strpbrk (t, ",\"\r\n")) {
+    g_string_append (s, t);
+    return;
+  }
+  g_string_append_c (s, '"');
+  for (; *t; t++) {
+    if (*t == '"')
+      g_string_append_c (s, '"');
+    g_string_append_c (s, *t);
+  }
+  g_string_append_c (s, '"');
+}
+
+/* An empty field unless @ok; '.' as the decimal point in every locale. */
+static void
+csv_num (GString * s, double v, int ok)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append_c (s, ',');
+  if (ok && isfinite (v))
+    g_string_append (s, g_ascii_formatd (buf, sizeof buf, "%.6g", v));
+}
+
+/* One measured row.  @unit "ms": @med, @q1 and @q3 are times per frame;
+ * "fps": frames per second.  @bytes <= 0: no bytes (gbps left empty).
+ * @ceiling NULL: none; else @ceiling_fps is the frame rate that ceiling
+ * allows for this row's bytes, and share = fps / ceiling_fps. */
+static void
+csv_row (const char *variant, int w, int h, const char *format,
+    int parallel, const char *unit, double med, double q1, double q3,
+    double bytes, const char *ceiling, double ceiling_fps)
+{
+  GString *s;
+  double fps, gbps;
+  int has_ceiling = ceiling && *ceiling && ceiling_fps > 0;
+
+  if (!csv_file)
+    return;
+  fps = !strcmp (unit, "ms") ? (med > 0 ? 1e3 / med : 0) : med;
+  gbps = bytes > 0 && fps > 0 ? bytes * fps / 1e9 : 0;
+  s = g_string_new (NULL);
+  csv_text (s, "cudaedge-bench");
+  csv_text (s, variant);
+  g_string_append_printf (s, ",%d,%d", w, h);
+  csv_text (s, format);
+  g_string_append_printf (s, ",%d", parallel);
+  csv_text (s, unit);
+  csv_num (s, med, 1);
+  csv_num (s, q1, 1);
+  csv_num (s, q3, 1);
+  csv_num (s, q3 - q1, 1);
+  if (bytes > 0)
+    g_string_append_printf (s, ",%.0f", bytes);
+  else
+    g_string_append_c (s, ',');
+  csv_num (s, gbps, gbps > 0);
+  csv_num (s, fps, fps > 0);
+  csv_text (s, has_ceiling ? ceiling : "");
+  csv_num (s, ceiling_fps, has_ceiling);
+  csv_num (s, fps / ceiling_fps, has_ceiling && fps > 0);
+  g_string_append_c (s, '\n');
+  if (fputs (s->str, csv_file) == EOF || fflush (csv_file) != 0)
+    die ("write error on --csv: %s", strerror (errno));
+  g_string_free (s, TRUE);
+}
+
+/* ------------------------------------------------------------------ */
 /* Rotating device buffers */
 
 enum
@@ -461,7 +591,7 @@ static struct
   unsigned rot;                 /* global rotation counter */
   uint8_t *h_src, *h_dst;       /* pinned (cudaHostAlloc), npx bytes */
   uint8_t *e_src, *e_dst;       /* pinned (ce_cuda_host_alloc), npx */
-  ce_edge_consts c_def, c_mag, c_refl, c_noblur;
+  ce_edge_consts c_def, c_mag, c_refl, c_zero, c_l1, c_l1mag, c_noblur;
 } g;
 
 static inline uint8_t *
@@ -637,7 +767,8 @@ enum
   V_LUMA,
   V_BLUR_DIRECT, V_BLUR_TILED, V_BLUR_SEPARABLE, V_BLUR_TWO_PASS,
   V_SOBEL, V_THRESH, V_SOBEL_THRESH, V_STAGED,
-  V_FUSED, V_FUSED_MAG, V_FUSED_REFLECT, V_FUSED_NOBLUR,
+  V_FUSED, V_FUSED_MAG, V_FUSED_REFLECT, V_FUSED_ZERO, V_FUSED_L1,
+  V_FUSED_L1_MAG, V_FUSED_NOBLUR,
   V_UP_GRAY, V_UP_RGBA,
   V_NPP_GAUSS, V_NPP_SOBEL, V_NPP_CMP, V_NPP_CHAIN,
   V_COUNT
@@ -650,17 +781,19 @@ typedef enum
   CEIL_LINK                     /* % of the overlapped H2D+D2H rate */
 } ceil_kind;
 
+/* Input format of each row (the --csv format column): GRAY8 unless named. */
 static const struct
 {
   const char *name;
   double bytes_per_px;          /* per source pixel */
   ceil_kind ceil;
+  const char *format;
 } vinfo[V_COUNT] = {
   [V_D2D] = {"d2d copy (ceiling)", 2, CEIL_D2D},
   [V_H2D] = {"H2D copy (pinned)", 1, CEIL_NONE},
   [V_D2H] = {"D2H copy (pinned)", 1, CEIL_NONE},
   [V_H2D_D2H] = {"H2D+D2H overlapped (2 streams)", 2, CEIL_NONE},
-  [V_LUMA] = {"luma RGBA->Y", 5, CEIL_D2D},
+  [V_LUMA] = {"luma RGBA->Y", 5, CEIL_D2D, "RGBA"},
   [V_BLUR_DIRECT] = {"blur direct", 3, CEIL_D2D},
   [V_BLUR_TILED] = {"blur tiled", 3, CEIL_D2D},
   [V_BLUR_SEPARABLE] = {"blur separable", 3, CEIL_D2D},
@@ -672,9 +805,12 @@ static const struct
   [V_FUSED] = {"fused edge (default)", 2, CEIL_D2D},
   [V_FUSED_MAG] = {"fused magnitude", 2, CEIL_D2D},
   [V_FUSED_REFLECT] = {"fused reflect border", 2, CEIL_D2D},
+  [V_FUSED_ZERO] = {"fused zero border", 2, CEIL_D2D},
+  [V_FUSED_L1] = {"fused l1", 2, CEIL_D2D},
+  [V_FUSED_L1_MAG] = {"fused l1 magnitude", 2, CEIL_D2D},
   [V_FUSED_NOBLUR] = {"fused blur off", 2, CEIL_D2D},
   [V_UP_GRAY] = {"upscale2x GRAY8", 5, CEIL_D2D},
-  [V_UP_RGBA] = {"upscale2x RGBA", 20, CEIL_D2D},
+  [V_UP_RGBA] = {"upscale2x RGBA", 20, CEIL_D2D, "RGBA"},
   [V_NPP_GAUSS] = {"npp gauss 5x5 8u", 2, CEIL_D2D},
   [V_NPP_SOBEL] = {"npp sobel mag 8u16s", 3, CEIL_D2D},
   [V_NPP_CMP] = {"npp compareC 16s", 3, CEIL_D2D},
@@ -756,10 +892,16 @@ enqueue (int v, unsigned idx)
     case V_FUSED:
     case V_FUSED_MAG:
     case V_FUSED_REFLECT:
+    case V_FUSED_ZERO:
+    case V_FUSED_L1:
+    case V_FUSED_L1_MAG:
     case V_FUSED_NOBLUR:{
       const ce_edge_consts *c = v == V_FUSED ? &g.c_def :
           v == V_FUSED_MAG ? &g.c_mag :
-          v == V_FUSED_REFLECT ? &g.c_refl : &g.c_noblur;
+          v == V_FUSED_REFLECT ? &g.c_refl :
+          v == V_FUSED_ZERO ? &g.c_zero :
+          v == V_FUSED_L1 ? &g.c_l1 :
+          v == V_FUSED_L1_MAG ? &g.c_l1mag : &g.c_noblur;
       CS (ce_launch_edge_fused (luma, lp, w, h, 0, h, c, out, PITCH (K_OUT),
               s));
       break;
@@ -927,6 +1069,151 @@ time_cpu_edge (uint8_t * dst)
   return summarize (ms, runs);
 }
 
+/* The fast CPU path on all cores: ce_cpu_edge_rows over row bands, one
+ * band per thread, as cudaedge's CPU backend splits a frame: the calling
+ * thread takes the last band, a GThreadPool of n - 1 threads the others;
+ * no band shorter than CPU_MIN_BAND_ROWS rows. */
+#define CPU_MIN_BAND_ROWS 32
+
+typedef struct
+{
+  GThreadPool *pool;
+  int n_threads;
+  GMutex lock;
+  GCond done;
+  int pending;
+  ce_status status;
+  /* the frame of the current run */
+  const ce_frame *src;
+  const ce_edge_params *params;
+  uint8_t *dst;
+  size_t dst_stride;
+  int band_rows, n_bands;
+} cpu_bands;
+
+static void
+cpu_band_run (cpu_bands * cb, int band)
+{
+  int row0 = band * cb->band_rows;
+  int row1 = MIN (cb->src->height, row0 + cb->band_rows);
+  ce_status s = ce_cpu_edge_rows (cb->src, cb->params, row0, row1, cb->dst,
+      cb->dst_stride);
+
+  if (s != CE_STATUS_OK) {
+    g_mutex_lock (&cb->lock);
+    if (cb->status == CE_STATUS_OK)
+      cb->status = s;
+    g_mutex_unlock (&cb->lock);
+  }
+}
+
+static void
+cpu_band_worker (gpointer data, gpointer user_data)
+{
+  cpu_bands *cb = user_data;
+
+  cpu_band_run (cb, GPOINTER_TO_INT (data) - 1);
+  g_mutex_lock (&cb->lock);
+  if (--cb->pending == 0)
+    g_cond_signal (&cb->done);
+  g_mutex_unlock (&cb->lock);
+}
+
+static void
+cpu_bands_init (cpu_bands * cb, int n_threads)
+{
+  GError *err = NULL;
+
+  memset (cb, 0, sizeof *cb);
+  g_mutex_init (&cb->lock);
+  g_cond_init (&cb->done);
+  cb->n_threads = n_threads;
+  if (n_threads > 1) {
+    cb->pool = g_thread_pool_new (cpu_band_worker, cb, n_threads - 1, TRUE,
+        &err);
+    if (!cb->pool)
+      die ("cannot start %d CPU threads: %s", n_threads - 1,
+          err ? err->message : "?");
+  }
+}
+
+static void
+cpu_bands_clear (cpu_bands * cb)
+{
+  if (cb->pool)
+    g_thread_pool_free (cb->pool, FALSE, TRUE);
+  g_mutex_clear (&cb->lock);
+  g_cond_clear (&cb->done);
+}
+
+/* The bands a frame of @height rows is split into. */
+static int
+cpu_bands_for (const cpu_bands * cb, int height)
+{
+  int n = MIN (cb->n_threads, height / CPU_MIN_BAND_ROWS);
+  int rows;
+
+  if (n <= 1 || !cb->pool)
+    return 1;
+  rows = (height + n - 1) / n;
+  return (height + rows - 1) / rows;
+}
+
+/* One frame; returns when every band is written. */
+static void
+cpu_bands_edge (cpu_bands * cb, const ce_frame * src,
+    const ce_edge_params * params, uint8_t * dst, size_t dst_stride)
+{
+  int i, n = cpu_bands_for (cb, src->height);
+
+  cb->src = src;
+  cb->params = params;
+  cb->dst = dst;
+  cb->dst_stride = dst_stride;
+  cb->band_rows = (src->height + n - 1) / n;
+  cb->n_bands = n;
+  cb->status = CE_STATUS_OK;
+  cb->pending = n - 1;
+  for (i = 0; i < n - 1; i++) {
+    GError *err = NULL;
+
+    if (!g_thread_pool_push (cb->pool, GINT_TO_POINTER (i + 1), &err))
+      die ("cannot queue a CPU band: %s", err ? err->message : "?");
+  }
+  cpu_band_run (cb, n - 1);
+  g_mutex_lock (&cb->lock);
+  while (cb->pending > 0)
+    g_cond_wait (&cb->done, &cb->lock);
+  g_mutex_unlock (&cb->lock);
+  if (cb->status != CE_STATUS_OK)
+    die ("ce_cpu_edge_rows failed: %s: %s", ce_status_string (cb->status),
+        ce_last_error ());
+}
+
+/* ce_cpu_edge_rows on the random frame, default parameters, split over
+ * @cb's threads: @runs timed frames after 2 warm-up ones. */
+static stats
+time_cpu_fast_edge (cpu_bands * cb, int runs, uint8_t * dst)
+{
+  ce_frame src = { g.e_src, (size_t) g.w, g.w, g.h, CE_FORMAT_GRAY8 };
+  double *ms = xmalloc (sizeof (double) * runs);
+  ce_edge_params params;
+  stats st;
+  int i;
+
+  ce_edge_params_init (&params);
+  for (i = 0; i < 2; i++)
+    cpu_bands_edge (cb, &src, &params, dst, (size_t) g.w);
+  for (i = 0; i < runs; i++) {
+    double t0 = now_ms ();
+    cpu_bands_edge (cb, &src, &params, dst, (size_t) g.w);
+    ms[i] = now_ms () - t0;
+  }
+  st = summarize (ms, runs);
+  free (ms);
+  return st;
+}
+
 static stats
 time_cpu_upscale (uint8_t * dst)
 {
@@ -1034,25 +1321,40 @@ print_table_header (void)
       "--------", "----", "------", "---------------");
 }
 
+/* A table row, and its --csv line: @format is the input format,
+ * @parallel the CPU threads of the row (1 for every other row). */
 static double
-print_row (const char *name, stats st, double bytes, ceil_kind ck,
-    double ceil_val, const char *note)
+print_row_full (const char *name, const char *format, int parallel,
+    stats st, double bytes, ceil_kind ck, double ceil_val, const char *note)
 {
   double gbps = st.med > 0 ? bytes / (st.med * 1e-3) / 1e9 : 0.0;
+  double ceil_fps = 0.0;
   char pct[32] = "-";
   const char *cname = "";
   if (ck == CEIL_D2D && ceil_val > 0) {
     snprintf (pct, sizeof pct, "%.1f%%", 100.0 * gbps / ceil_val);
     cname = "d2d";
+    /* the frame rate the copy's GB/s allows for these bytes */
+    ceil_fps = bytes > 0 ? ceil_val * 1e9 / bytes : 0.0;
   } else if (ck == CEIL_LINK && ceil_val > 0) {
     /* ceil_val: the overlapped copy's median ms for the same bytes */
     snprintf (pct, sizeof pct, "%.1f%%", 100.0 * ceil_val / st.med);
     cname = "link";
+    ceil_fps = 1e3 / ceil_val;
   }
   printf ("  %-32s %10.4f %9.4f %10.2f %9.1f %8s  %s%s%s\n", name, st.med,
       st.p75 - st.p25, bytes / 1e6, gbps, pct, cname,
       (*cname && note && *note) ? "; " : "", note ? note : "");
+  csv_row (name, g.w, g.h, format, parallel, "ms", st.med, st.p25, st.p75,
+      bytes, cname, ceil_fps);
   return gbps;
+}
+
+static double
+print_row (const char *name, stats st, double bytes, ceil_kind ck,
+    double ceil_val, const char *note)
+{
+  return print_row_full (name, "GRAY8", 1, st, bytes, ck, ceil_val, note);
 }
 
 /* ------------------------------------------------------------------ */
@@ -1224,6 +1526,57 @@ picture_checks (const uint8_t * pic, int w, int h)
 /* ------------------------------------------------------------------ */
 /* One size */
 
+/* The fast CPU path on one thread and on all of them (--cpu-threads),
+ * each compared with @ref, ce_ref_edge's output of the same frame: returns
+ * the differing bytes, the first difference in @d and its row in @what. */
+static uint64_t
+time_cpu_fast_rows (const uint8_t * ref, ce_diff * d, char *what,
+    size_t what_size)
+{
+  int w = g.w, h = g.h, k;
+  int n_threads = opt.cpu_threads > 0 ? opt.cpu_threads :
+      (int) g_get_num_processors ();
+  int runs1 = opt.quick ? 3 : 10;
+  uint8_t *out = xmalloc (g.npx);
+  char note[160], label[64];
+  uint64_t bad = 0;
+  ce_diff dd;
+
+  for (k = 0; k < 2; k++) {
+    cpu_bands cb;
+    stats c;
+    uint64_t cnt;
+    int threads, runs;
+
+    cpu_bands_init (&cb, k == 0 ? 1 : n_threads);
+    threads = cpu_bands_for (&cb, h);
+    if (k == 1 && threads <= 1) {
+      cpu_bands_clear (&cb);    /* one band: the row above */
+      break;
+    }
+    runs = threads > 1 ? opt.runs : runs1;
+    memset (out, 0x5A, g.npx);
+    c = time_cpu_fast_edge (&cb, runs, out);
+    cpu_bands_clear (&cb);
+    if (threads > 1)
+      snprintf (label, sizeof label, "cpu fast, %d threads", threads);
+    else
+      snprintf (label, sizeof label, "cpu fast, 1 thread");
+    snprintf (note, sizeof note, "ce_cpu_edge_rows, %d band%s of rows%s, "
+        "%d runs, %.1f fps", threads, threads > 1 ? "s" : "",
+        threads > 1 ? " (GThreadPool)" : "", runs, 1000.0 / c.med);
+    print_row_full (label, "GRAY8", threads, c, 2.0 * g.npx, CEIL_NONE, 0,
+        note);
+    cnt = ce_compare_u8 (ref, (size_t) w, out, (size_t) w, w, h,
+        bad ? &dd : d);
+    if (cnt && !bad)
+      g_strlcpy (what, label, what_size);
+    bad += cnt;
+  }
+  free (out);
+  return bad;
+}
+
 typedef struct
 {
   int w, h;
@@ -1240,8 +1593,9 @@ bench_size (int w, int h, summary_t * sum)
   ce_timing tim_last;
   uint8_t *cpu_out, *cpu_up, *gpu_out;
   ce_edge_params params;
-  ce_diff d;
-  char note[160];
+  ce_diff d, fast_diff;
+  char note[160], fast_what[64] = "";
+  uint64_t fast_bad;
 
   g.w = w;
   g.h = h;
@@ -1279,8 +1633,9 @@ bench_size (int w, int h, summary_t * sum)
   for (v = 0; v < V_COUNT; v++) {
     if (v >= V_NPP_GAUSS && !g.have_npp)
       continue;
-    print_row (vinfo[v].name, st[v], vinfo[v].bytes_per_px * n,
-        vinfo[v].ceil, d2d_gbps, v == V_H2D_D2H ? "bytes: N up + N down" :
+    print_row_full (vinfo[v].name, vinfo[v].format ? vinfo[v].format :
+        "GRAY8", 1, st[v], vinfo[v].bytes_per_px * n, vinfo[v].ceil,
+        d2d_gbps, v == V_H2D_D2H ? "bytes: N up + N down" :
         v == V_NPP_CHAIN ? "8-bit intermediate" : "");
   }
 
@@ -1326,6 +1681,8 @@ bench_size (int w, int h, summary_t * sum)
     snprintf (note, sizeof note, "single thread, %d runs, %.1f fps",
         cpu_runs (), 1000.0 / c.med);
     print_row ("cpu ce_ref_edge", c, 2.0 * n, CEIL_NONE, 0, note);
+    fast_bad = time_cpu_fast_rows (cpu_out, &fast_diff, fast_what,
+        sizeof fast_what);
     c = time_cpu_upscale (cpu_up);
     snprintf (note, sizeof note, "single thread, %d runs", cpu_runs ());
     print_row ("cpu ce_ref_upscale2x GRAY8", c, 5.0 * n, CEIL_NONE, 0, note);
@@ -1348,27 +1705,28 @@ bench_size (int w, int h, summary_t * sum)
 
     link = time_link_copy (u_src, d_up, 4 * n, u_dst, d_down, 16 * n);
     up_link_ms = link.med;
-    print_row ("H2D 4N + D2H 16N overlapped", link, 20.0 * n, CEIL_NONE, 0,
-        "link ceiling of the upscale rows");
+    print_row_full ("H2D 4N + D2H 16N overlapped", "RGBA", 1, link,
+        20.0 * n, CEIL_NONE, 0, "link ceiling of the upscale rows");
     e = time_upscale_element (g.ctx, u_src, u_dst, &tim_last);
     snprintf (note, sizeof note, "%.1f fps (link allows %.1f); last frame "
         "up %.0f / kernel %.0f / down %.0f us", 1000.0 / e.med,
         1000.0 / up_link_ms, tim_last.upload_us, tim_last.kernel_us,
         tim_last.download_us);
-    print_row ("h2h ce_cuda_upscale2x RGBA", e, 20.0 * n, CEIL_LINK,
-        up_link_ms, note);
+    print_row_full ("h2h ce_cuda_upscale2x RGBA", "RGBA", 1, e, 20.0 * n,
+        CEIL_LINK, up_link_ms, note);
     e = time_upscale_element (g.ctx1, u_src, u_dst, &tim_last);
     snprintf (note, sizeof note, "%.1f fps; last frame up %.0f / kernel "
         "%.0f / down %.0f us", 1000.0 / e.med, tim_last.upload_us,
         tim_last.kernel_us, tim_last.download_us);
-    print_row ("h2h ce_cuda_upscale2x RGBA b=1", e, 20.0 * n, CEIL_LINK,
-        up_link_ms, note);
+    print_row_full ("h2h ce_cuda_upscale2x RGBA b=1", "RGBA", 1, e,
+        20.0 * n, CEIL_LINK, up_link_ms, note);
 
     u_ref = xmalloc (16 * n);
     c = time_cpu_upscale_rgba (u_src, u_ref);
     snprintf (note, sizeof note, "single thread, %d runs, %.1f fps",
         cpu_runs (), 1000.0 / c.med);
-    print_row ("cpu ce_ref_upscale2x RGBA", c, 20.0 * n, CEIL_NONE, 0, note);
+    print_row_full ("cpu ce_ref_upscale2x RGBA", "RGBA", 1, c, 20.0 * n,
+        CEIL_NONE, 0, note);
 
     cnt = ce_compare_u8 (u_ref, (size_t) w * 8, u_dst, (size_t) w * 8, w * 8,
         2 * h, &d);
@@ -1388,6 +1746,14 @@ bench_size (int w, int h, summary_t * sum)
     CS (ce_cuda_host_free (g.ctx, u_dst));
   }
 
+  if (fast_bad)
+    printf ("  WARNING: %s differs from ce_ref_edge on the random frame: "
+        "%llu bytes, first at x=%d y=%d (expected %d, got %d)\n", fast_what,
+        (unsigned long long) fast_bad, fast_diff.x, fast_diff.y,
+        fast_diff.expected, fast_diff.got);
+  else
+    printf ("  check: cpu fast rows (ce_cpu_edge_rows in bands) == "
+        "ce_ref_edge on the random frame\n");
   /* the element's output of the random frame vs the CPU reference */
   {
     uint64_t c = ce_compare_u8 (cpu_out, (size_t) w, g.e_dst, (size_t) w, w,
@@ -1550,10 +1916,20 @@ main (int argc, char **argv)
   p.border = CE_BORDER_REFLECT;
   CS (ce_edge_consts_init (&g.c_refl, &p));
   ce_edge_params_init (&p);
+  p.border = CE_BORDER_ZERO;
+  CS (ce_edge_consts_init (&g.c_zero, &p));
+  ce_edge_params_init (&p);
+  p.norm = CE_NORM_L1;
+  CS (ce_edge_consts_init (&g.c_l1, &p));
+  p.output = CE_OUTPUT_MAGNITUDE;
+  CS (ce_edge_consts_init (&g.c_l1mag, &p));
+  ce_edge_params_init (&p);
   p.blur = 0;
   CS (ce_edge_consts_init (&g.c_noblur, &p));
 
   print_device_header ();
+  if (opt.csv)
+    csv_open (opt.csv);
 
   /* the picture: correctness checks and --out-dir */
   if (opt.pgm_in) {
@@ -1585,5 +1961,6 @@ main (int argc, char **argv)
   CK (cudaStreamDestroy (g.s1));
   ce_cuda_ctx_free (g.ctx1);
   ce_cuda_ctx_free (g.ctx);
+  csv_close ();
   return 0;
 }
