@@ -40,6 +40,7 @@
  * 1 on any error, 2 on bad options.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -54,6 +55,7 @@
 #include <gst/video/video.h>
 
 #define MAX_SIZES 32
+#define MAX_PIPELINE_COUNTS 16
 #define N_POOL_BUFFERS 8
 #define DEFAULT_FRAMES_1080P 2000
 #define DEFAULT_WARMUP 50
@@ -105,7 +107,9 @@ static struct
   const char *element;
   const char *format;
   const char *backend;
-  int pipelines;                /* > 1: also N pipelines at once */
+  int pipelines[MAX_PIPELINE_COUNTS];   /* each N > 1: N pipelines at once */
+  int n_pipelines;
+  const char *csv;
 } opt = {.warmup = DEFAULT_WARMUP,.runs = DEFAULT_RUNS,.device = 0,
   .element = "cudaedge",.format = "GRAY8",.backend = "cuda"
 };
@@ -123,11 +127,17 @@ usage (FILE * f)
       "  --runs N            runs per pipeline; the median is shown "
       "(default %d)\n"
       "  --element NAME      cudaedge (default) or cudaupscale\n"
-      "  --pipelines N       also run N pipelines at once in this process,\n"
-      "                      each from its own pool, and print their sum\n"
+      "  --pipelines N[,N...]\n"
+      "                      also run N pipelines at once in this process,\n"
+      "                      each from its own pool, and print their sum;\n"
+      "                      a list (or the option repeated) runs each count\n"
+      "                      (1: the single pipeline of the table)\n"
       "  --format FMT        input video format (default GRAY8)\n"
       "  --backend B         cuda (default), cpu or auto\n"
       "  --device N          CUDA device (default 0)\n"
+      "  --csv FILE          also append one line per measured row to FILE\n"
+      "                      (the header first when FILE is new or empty;\n"
+      "                      columns in tools/perf-plots.py)\n"
       "Run: GST_PLUGIN_PATH=build/gst build/tests/bench/element-bench\n"
       "Exit: 0 done, 77 no CUDA device (SKIP), 1 error.\n",
       DEFAULT_FRAMES_1080P, DEFAULT_WARMUP, DEFAULT_RUNS);
@@ -216,7 +226,21 @@ parse_args (int argc, char **argv)
     } else if ((v = opt_value (argc, argv, &i, "--runs"))) {
       opt.runs = parse_int (v, 1, 1000, "--runs");
     } else if ((v = opt_value (argc, argv, &i, "--pipelines"))) {
-      opt.pipelines = parse_int (v, 1, 64, "--pipelines");
+      gchar **items = g_strsplit (v, ",", -1);
+      int k;
+
+      for (k = 0; items[k]; k++) {
+        if (opt.n_pipelines >= MAX_PIPELINE_COUNTS) {
+          fprintf (stderr, "element-bench: at most %d pipeline counts\n",
+              MAX_PIPELINE_COUNTS);
+          exit (2);
+        }
+        opt.pipelines[opt.n_pipelines++] = parse_int (g_strstrip (items[k]),
+            1, 64, "--pipelines");
+      }
+      g_strfreev (items);
+    } else if ((v = opt_value (argc, argv, &i, "--csv"))) {
+      opt.csv = v;
     } else if ((v = opt_value (argc, argv, &i, "--device"))) {
       opt.device = parse_int (v, 0, 1024, "--device");
     } else if ((v = opt_value (argc, argv, &i, "--element"))) {
@@ -278,6 +302,136 @@ median (double *v, int n)
   return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+/* The @q quantile of @sorted, interpolated between neighbours. */
+static double
+percentile (const double *sorted, int n, double q)
+{
+  double pos = q * (n - 1);
+  int i = (int) pos;
+
+  if (i + 1 >= n)
+    return sorted[n - 1];
+  return sorted[i] + (pos - i) * (sorted[i + 1] - sorted[i]);
+}
+
+/* ------------------------------------------------------------------ */
+/* --csv: the same columns in cudaedge-bench, element-bench and
+ * cudamem-bench, documented at the top of tools/perf-plots.py. */
+
+#define CSV_HEADER "bench,variant,width,height,format,parallel,unit," \
+  "median,q1,q3,iqr,bytes,gbps,fps,ceiling,ceiling_value,share"
+
+static FILE *csv_file;
+
+/* Appends to @path; writes the header when the file is new or empty, and
+ * refuses a file whose first line is another header. */
+static void
+csv_open (const char *path)
+{
+  char line[512];
+  long size;
+  FILE *f = fopen (path, "a+");
+
+  if (!f)
+    die ("cannot open --csv '%s': %s", path, strerror (errno));
+  if (fseek (f, 0, SEEK_END) != 0 || (size = ftell (f)) < 0)
+    die ("cannot seek in --csv '%s': %s", path, strerror (errno));
+  if (size > 0) {
+    rewind (f);
+    if (!fgets (line, sizeof line, f))
+      die ("cannot read the first line of --csv '%s'", path);
+    line[strcspn (line, "\r\n")] = '\0';
+    if (strcmp (line, CSV_HEADER) != 0)
+      die ("--csv '%s' has other columns (first line '%s', expected '%s')",
+          path, line, CSV_HEADER);
+    if (fseek (f, 0, SEEK_END) != 0)
+      die ("cannot seek in --csv '%s': %s", path, strerror (errno));
+  } else if (fputs (CSV_HEADER "\n", f) == EOF || fflush (f) != 0) {
+    die ("cannot write --csv '%s': %s", path, strerror (errno));
+  }
+  csv_file = f;
+}
+
+static void
+csv_close (void)
+{
+  if (csv_file && fclose (csv_file) != 0)
+    die ("error closing --csv: %s", strerror (errno));
+  csv_file = NULL;
+}
+
+static void
+csv_text (GString * s, const char *t)
+{
+  if (s->len)
+    g_string_append_c (s, ',');
+  if (!strpbrk (t, ",\"\r\n")) {
+    g_string_append (s, t);
+    return;
+  }
+  g_string_append_c (s, '"');
+  for (; *t; t++) {
+    if (*t == '"')
+      g_string_append_c (s, '"');
+    g_string_append_c (s, *t);
+  }
+  g_string_append_c (s, '"');
+}
+
+/* An empty field unless @ok; '.' as the decimal point in every locale. */
+static void
+csv_num (GString * s, double v, int ok)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append_c (s, ',');
+  if (ok && isfinite (v))
+    g_string_append (s, g_ascii_formatd (buf, sizeof buf, "%.6g", v));
+}
+
+/* One measured row.  @unit "ms": @med, @q1 and @q3 are times per frame;
+ * "fps": frames per second.  @bytes <= 0: no bytes (gbps left empty).
+ * @ceiling NULL: none; else @ceiling_fps is the frame rate that ceiling
+ * allows for this row's bytes, and share = fps / ceiling_fps. */
+static void
+csv_row (const char *variant, int w, int h, const char *format,
+    int parallel, const char *unit, double med, double q1, double q3,
+    double bytes, const char *ceiling, double ceiling_fps)
+{
+  GString *s;
+  double fps, gbps;
+  int has_ceiling = ceiling && *ceiling && ceiling_fps > 0;
+
+  if (!csv_file)
+    return;
+  fps = !strcmp (unit, "ms") ? (med > 0 ? 1e3 / med : 0) : med;
+  gbps = bytes > 0 && fps > 0 ? bytes * fps / 1e9 : 0;
+  s = g_string_new (NULL);
+  csv_text (s, "element-bench");
+  csv_text (s, variant);
+  g_string_append_printf (s, ",%d,%d", w, h);
+  csv_text (s, format);
+  g_string_append_printf (s, ",%d", parallel);
+  csv_text (s, unit);
+  csv_num (s, med, 1);
+  csv_num (s, q1, 1);
+  csv_num (s, q3, 1);
+  csv_num (s, q3 - q1, 1);
+  if (bytes > 0)
+    g_string_append_printf (s, ",%.0f", bytes);
+  else
+    g_string_append_c (s, ',');
+  csv_num (s, gbps, gbps > 0);
+  csv_num (s, fps, fps > 0);
+  csv_text (s, has_ceiling ? ceiling : "");
+  csv_num (s, ceiling_fps, has_ceiling);
+  csv_num (s, fps / ceiling_fps, has_ceiling && fps > 0);
+  g_string_append_c (s, '\n');
+  if (fputs (s->str, csv_file) == EOF || fflush (csv_file) != 0)
+    die ("write error on --csv: %s", strerror (errno));
+  g_string_free (s, TRUE);
+}
+
 /* ------------------------------------------------------------------ */
 /* 1. Link ceiling */
 
@@ -286,13 +440,17 @@ typedef struct
   gboolean ok;
   double h2d_gbs, d2h_gbs;
   double period_us;             /* overlapped, per frame */
+  double period_q1_us, period_q3_us;    /* its quartiles */
 } link_ceiling;
 
+/* Median time per frame in us; @q1 and @q3 (may be NULL) its quartiles. */
 static double
 time_reps (cudaStream_t s1, cudaStream_t s2, cudaEvent_t ev0,
     cudaEvent_t ev1, cudaEvent_t ev_join, void *d_in, const void *h_in,
-    size_t in_bytes, void *h_out, const void *d_out, size_t out_bytes)
+    size_t in_bytes, void *h_out, const void *d_out, size_t out_bytes,
+    double *q1, double *q3)
 {
+  double med;
   double t[LINK_REPS];
   int r, f;
   float ms;
@@ -316,7 +474,12 @@ time_reps (cudaStream_t s1, cudaStream_t s2, cudaEvent_t ev0,
     if (r >= 0)
       t[r] = ms * 1e3 / LINK_BATCH;     /* us per frame */
   }
-  return median (t, LINK_REPS);
+  med = median (t, LINK_REPS);  /* sorts */
+  if (q1)
+    *q1 = percentile (t, LINK_REPS, 0.25);
+  if (q3)
+    *q3 = percentile (t, LINK_REPS, 0.75);
+  return med;
 }
 
 static link_ceiling
@@ -343,11 +506,11 @@ measure_link (size_t in_bytes, size_t out_bytes)
   CK (cudaDeviceSynchronize ());
 
   h2d_us = time_reps (s1, s2, ev0, ev1, ev_join, d_in, h_in, in_bytes,
-      h_out, d_out, 0);
+      h_out, d_out, 0, NULL, NULL);
   d2h_us = time_reps (s1, s2, ev0, ev1, ev_join, d_in, h_in, 0,
-      h_out, d_out, out_bytes);
+      h_out, d_out, out_bytes, NULL, NULL);
   lc.period_us = time_reps (s1, s2, ev0, ev1, ev_join, d_in, h_in, in_bytes,
-      h_out, d_out, out_bytes);
+      h_out, d_out, out_bytes, &lc.period_q1_us, &lc.period_q3_us);
   lc.h2d_gbs = h2d_us > 0 ? in_bytes / (h2d_us * 1e3) : 0;
   lc.d2h_gbs = d2h_us > 0 ? out_bytes / (d2h_us * 1e3) : 0;
   lc.ok = lc.period_us > 0;
@@ -776,6 +939,7 @@ main (int argc, char **argv)
   gboolean have_gpu = FALSE;
   GstElementFactory *factory;
   GstVideoFormat vfmt;
+  gchar *variant;
   int n, r;
 
   parse_args (argc, argv);
@@ -824,6 +988,9 @@ main (int argc, char **argv)
     CK (cudaGetDeviceProperties (&prop, opt.device));
     printf ("element-bench: device %d: %s\n", opt.device, prop.name);
   }
+  variant = g_strdup_printf ("%s backend=%s", opt.element, opt.backend);
+  if (opt.csv)
+    csv_open (opt.csv);
   printf ("element-bench: %s backend=%s format=%s, %d run(s) per pipeline, "
       "%d warm-up frames, %d buffers cycled\n", opt.element, opt.backend,
       opt.format, opt.runs, opt.warmup, N_POOL_BUFFERS);
@@ -835,7 +1002,8 @@ main (int argc, char **argv)
     gchar *el_desc, *id_desc;
     double *fps = g_new (double, opt.runs);
     double *id_fps = g_new (double, opt.runs);
-    int ow, oh;
+    double conc_fps[MAX_PIPELINE_COUNTS] = { 0 };
+    int ow, oh, k;
 
     memset (rw, 0, sizeof *rw);
     memset (&in, 0, sizeof in);
@@ -898,21 +1066,50 @@ main (int argc, char **argv)
       printf ("  %dx%d identity run %d: %.1f fps\n", rw->size.w, rw->size.h,
           r + 1, id_fps[r]);
     }
-    if (opt.pipelines > 1) {
-      double sum = run_concurrent (el_desc, &in, rw->frames, opt.pipelines);
+    for (k = 0; k < opt.n_pipelines; k++) {
+      int np = opt.pipelines[k];
+      double sum;
 
+      if (np < 2)
+        continue;               /* one pipeline: the runs above */
+      sum = run_concurrent (el_desc, &in, rw->frames, np);
       printf ("  %dx%d %d pipelines at once: %.1f fps together (all "
           "timed frames over the whole span)", rw->size.w,
-          rw->size.h, opt.pipelines, sum);
+          rw->size.h, np, sum);
       if (rw->link.ok)
         printf (" = %.1f %% of the link", 100.0 * sum * rw->link.period_us
             / 1e6);
       printf ("\n");
+      conc_fps[k] = sum;
     }
     rw->fps = median (fps, opt.runs);   /* sorts */
     rw->fps_min = fps[0];
     rw->fps_max = fps[opt.runs - 1];
     rw->id_fps = median (id_fps, opt.runs);
+
+    /* --csv: the link ceiling, the element (one pipeline, then each count
+     * at once: one span each, so q1 = q3 = median) and identity; bytes:
+     * the input and the output frame, what crosses the link. */
+    if (csv_file) {
+      double bytes = (double) in.info.size + (double) out_info.size;
+      double link_fps = rw->link.ok ? 1e6 / rw->link.period_us : 0;
+
+      if (rw->link.ok)
+        csv_row ("link ceiling", rw->size.w, rw->size.h, opt.format, 1,
+            "fps", link_fps, 1e6 / rw->link.period_q3_us,
+            1e6 / rw->link.period_q1_us, bytes, NULL, 0);
+      csv_row (variant, rw->size.w, rw->size.h, opt.format, 1, "fps",
+          rw->fps, percentile (fps, opt.runs, 0.25),
+          percentile (fps, opt.runs, 0.75), bytes, "link", link_fps);
+      for (k = 0; k < opt.n_pipelines; k++)
+        if (conc_fps[k] > 0)
+          csv_row (variant, rw->size.w, rw->size.h, opt.format,
+              opt.pipelines[k], "fps", conc_fps[k], conc_fps[k],
+              conc_fps[k], bytes, "link", link_fps);
+      csv_row ("identity", rw->size.w, rw->size.h, opt.format, 1, "fps",
+          rw->id_fps, percentile (id_fps, opt.runs, 0.25),
+          percentile (id_fps, opt.runs, 0.75), 0, NULL, 0);
+    }
     g_strlcpy (rw->source, in.source, sizeof rw->source);
     g_strlcpy (rw->backend, stats_string (rw->stats, "backend"),
         sizeof rw->backend);
@@ -972,6 +1169,8 @@ main (int argc, char **argv)
     }
   }
 
+  csv_close ();
+  g_free (variant);
   gst_deinit ();
   return 0;
 }
