@@ -45,6 +45,7 @@
  * options.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -138,6 +139,7 @@ static struct
   int device;
   system_rate system[MAX_SYSTEM_FPS];
   int n_system;
+  const char *csv;
 } opt = {.warmup = DEFAULT_WARMUP,.runs = DEFAULT_RUNS,.device = 0 };
 
 static void
@@ -158,6 +160,9 @@ usage (FILE * f)
       "                      SIZE=FPS,... with SIZE 720p, 1080p, 4k (2160p),\n"
       "                      8k (4320p) or WxH; e.g. 1080p=13143,4k=4167;\n"
       "                      a bare FPS goes with the size in its position\n"
+      "  --csv FILE          also append one line per measured row to FILE\n"
+      "                      (the header first when FILE is new or empty;\n"
+      "                      columns in tools/perf-plots.py)\n"
       "Run: GST_PLUGIN_PATH=build/gst build/tests/bench/cudamem-bench\n"
       "Exit: 0 done, 77 no CUDA device (SKIP), 1 error, 2 bad options.\n",
       DEFAULT_FRAMES_1080P, DEFAULT_WARMUP, DEFAULT_RUNS);
@@ -316,6 +321,8 @@ parse_args (int argc, char **argv)
       opt.device = parse_int (v, 0, 1024, "--device");
     } else if ((v = opt_value (argc, argv, &i, "--system-fps"))) {
       parse_system_fps (v);
+    } else if ((v = opt_value (argc, argv, &i, "--csv"))) {
+      opt.csv = v;
     } else {
       fprintf (stderr, "cudamem-bench: unknown option '%s'\n", argv[i]);
       usage (stderr);
@@ -386,6 +393,136 @@ median_spread (double *v, int n, double *spread)
   if (spread)
     *spread = med > 0 ? 100.0 * (v[n - 1] - v[0]) / med : 0;
   return med;
+}
+
+/* The @q quantile of @sorted, interpolated between neighbours. */
+static double
+percentile (const double *sorted, int n, double q)
+{
+  double pos = q * (n - 1);
+  int i = (int) pos;
+
+  if (i + 1 >= n)
+    return sorted[n - 1];
+  return sorted[i] + (pos - i) * (sorted[i + 1] - sorted[i]);
+}
+
+/* ------------------------------------------------------------------ */
+/* --csv: the same columns in cudaedge-bench, element-bench and
+ * cudamem-bench, documented at the top of tools/perf-plots.py. */
+
+#define CSV_HEADER "bench,variant,width,height,format,parallel,unit," \
+  "median,q1,q3,iqr,bytes,gbps,fps,ceiling,ceiling_value,share"
+
+static FILE *csv_file;
+
+/* Appends to @path; writes the header when the file is new or empty, and
+ * refuses a file whose first line is another header. */
+static void
+csv_open (const char *path)
+{
+  char line[512];
+  long size;
+  FILE *f = fopen (path, "a+");
+
+  if (!f)
+    die ("cannot open --csv '%s': %s", path, strerror (errno));
+  if (fseek (f, 0, SEEK_END) != 0 || (size = ftell (f)) < 0)
+    die ("cannot seek in --csv '%s': %s", path, strerror (errno));
+  if (size > 0) {
+    rewind (f);
+    if (!fgets (line, sizeof line, f))
+      die ("cannot read the first line of --csv '%s'", path);
+    line[strcspn (line, "\r\n")] = '\0';
+    if (strcmp (line, CSV_HEADER) != 0)
+      die ("--csv '%s' has other columns (first line '%s', expected '%s')",
+          path, line, CSV_HEADER);
+    if (fseek (f, 0, SEEK_END) != 0)
+      die ("cannot seek in --csv '%s': %s", path, strerror (errno));
+  } else if (fputs (CSV_HEADER "\n", f) == EOF || fflush (f) != 0) {
+    die ("cannot write --csv '%s': %s", path, strerror (errno));
+  }
+  csv_file = f;
+}
+
+static void
+csv_close (void)
+{
+  if (csv_file && fclose (csv_file) != 0)
+    die ("error closing --csv: %s", strerror (errno));
+  csv_file = NULL;
+}
+
+static void
+csv_text (GString * s, const char *t)
+{
+  if (s->len)
+    g_string_append_c (s, ',');
+  if (!strpbrk (t, ",\"\r\n")) {
+    g_string_append (s, t);
+    return;
+  }
+  g_string_append_c (s, '"');
+  for (; *t; t++) {
+    if (*t == '"')
+      g_string_append_c (s, '"');
+    g_string_append_c (s, *t);
+  }
+  g_string_append_c (s, '"');
+}
+
+/* An empty field unless @ok; '.' as the decimal point in every locale. */
+static void
+csv_num (GString * s, double v, int ok)
+{
+  char buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  g_string_append_c (s, ',');
+  if (ok && isfinite (v))
+    g_string_append (s, g_ascii_formatd (buf, sizeof buf, "%.6g", v));
+}
+
+/* One measured row.  @unit "ms": @med, @q1 and @q3 are times per frame;
+ * "fps": frames per second.  @bytes <= 0: no bytes (gbps left empty).
+ * @ceiling NULL: none; else @ceiling_fps is the frame rate that ceiling
+ * allows for this row's bytes, and share = fps / ceiling_fps. */
+static void
+csv_row (const char *variant, int w, int h, const char *format,
+    int parallel, const char *unit, double med, double q1, double q3,
+    double bytes, const char *ceiling, double ceiling_fps)
+{
+  GString *s;
+  double fps, gbps;
+  int has_ceiling = ceiling && *ceiling && ceiling_fps > 0;
+
+  if (!csv_file)
+    return;
+  fps = !strcmp (unit, "ms") ? (med > 0 ? 1e3 / med : 0) : med;
+  gbps = bytes > 0 && fps > 0 ? bytes * fps / 1e9 : 0;
+  s = g_string_new (NULL);
+  csv_text (s, "cudamem-bench");
+  csv_text (s, variant);
+  g_string_append_printf (s, ",%d,%d", w, h);
+  csv_text (s, format);
+  g_string_append_printf (s, ",%d", parallel);
+  csv_text (s, unit);
+  csv_num (s, med, 1);
+  csv_num (s, q1, 1);
+  csv_num (s, q3, 1);
+  csv_num (s, q3 - q1, 1);
+  if (bytes > 0)
+    g_string_append_printf (s, ",%.0f", bytes);
+  else
+    g_string_append_c (s, ',');
+  csv_num (s, gbps, gbps > 0);
+  csv_num (s, fps, fps > 0);
+  csv_text (s, has_ceiling ? ceiling : "");
+  csv_num (s, ceiling_fps, has_ceiling);
+  csv_num (s, fps / ceiling_fps, has_ceiling && fps > 0);
+  g_string_append_c (s, '\n');
+  if (fputs (s->str, csv_file) == EOF || fflush (csv_file) != 0)
+    die ("write error on --csv: %s", strerror (errno));
+  g_string_free (s, TRUE);
 }
 
 /* ------------------------------------------------------------------ */
@@ -519,11 +656,13 @@ free_inputs (input_set * in)
 typedef struct
 {
   double fps, spread;
+  double q1, q3;                /* quartiles of fps */
 } kernel_ceiling;
 
 typedef struct
 {
   double us;                    /* per frame */
+  double q1_us, q3_us;          /* its quartiles */
   double gbs;
 } link_ceiling;
 
@@ -610,7 +749,9 @@ measure_kernel (GstCudaContext * ctx, input_set * in, int frames)
 
   for (i = 0; i < in->n_bufs; i++)
     gst_video_frame_unmap (&vf[i]);
-  kc.fps = median_spread (fps, KERNEL_REPS, &kc.spread);
+  kc.fps = median_spread (fps, KERNEL_REPS, &kc.spread);    /* sorts */
+  kc.q1 = percentile (fps, KERNEL_REPS, 0.25);
+  kc.q3 = percentile (fps, KERNEL_REPS, 0.75);
   return kc;
 }
 
@@ -653,7 +794,9 @@ measure_d2h (GstCudaContext * ctx, size_t bytes)
   CK (cudaFreeHost (h_buf));
   pop_context ();
 
-  lc.us = median_spread (t, LINK_REPS, NULL);
+  lc.us = median_spread (t, LINK_REPS, NULL);  /* sorts */
+  lc.q1_us = percentile (t, LINK_REPS, 0.25);
+  lc.q3_us = percentile (t, LINK_REPS, 0.75);
   lc.gbs = lc.us > 0 ? bytes / (lc.us * 1e3) : 0;
   return lc;
 }
@@ -996,6 +1139,7 @@ check_foreign_context (GstCudaContext * ctx)
 typedef struct
 {
   double fps, spread;
+  double q1, q3;                /* quartiles of the runs' fps */
   GstStructure *stats;          /* of the last run */
 } mode_result;
 
@@ -1028,6 +1172,50 @@ require_element (const char *name, const char *hint)
   gst_object_unref (f);
 }
 
+/* The frame rate that bounds mode @m: the kernel alone, or for GRAY8 in
+ * system memory, which needs the kernel and the download of every frame,
+ * the slower of the kernel and the D2H copy alone. */
+static double
+mode_ceiling (const row * rw, int m, gboolean * d2h_bound)
+{
+  double d2h_fps = rw->d2h.us > 0 ? 1e6 / rw->d2h.us : 0;
+
+  *d2h_bound = m == MODE_GRAY8_SYSTEM && d2h_fps > 0
+      && d2h_fps < rw->kernel.fps;
+  return *d2h_bound ? d2h_fps : rw->kernel.fps;
+}
+
+/* --csv rows of one size: the two ceilings, then the element per output
+ * mode against the ceiling that bounds it.  bytes: the Y plane read plus
+ * the output written (GRAY8: W x H, downloaded; NV12: the whole frame). */
+static void
+csv_size (const row * rw, const input_set * in)
+{
+  double npx = (double) rw->size.w * rw->size.h;
+  int m;
+
+  if (!csv_file)
+    return;
+  csv_row ("kernel alone", rw->size.w, rw->size.h, "NV12", 1, "fps",
+      rw->kernel.fps, rw->kernel.q1, rw->kernel.q3, 2 * npx, NULL, 0);
+  if (rw->d2h.us > 0)
+    csv_row ("d2h alone", rw->size.w, rw->size.h, "GRAY8", 1, "fps",
+        1e6 / rw->d2h.us, 1e6 / rw->d2h.q3_us, 1e6 / rw->d2h.q1_us, npx,
+        NULL, 0);
+  for (m = 0; m < N_MODES; m++) {
+    const mode_result *mr = &rw->mode[m];
+    gboolean d2h_bound;
+    double ceiling = mode_ceiling (rw, m, &d2h_bound);
+    gchar *variant = g_strdup_printf ("cudaedge %s", mode_name[m]);
+
+    csv_row (variant, rw->size.w, rw->size.h, "NV12", 1, "fps", mr->fps,
+        mr->q1, mr->q3, npx + (m == MODE_NV12_CUDA ?
+            (double) GST_VIDEO_INFO_SIZE (&in->info) : npx),
+        d2h_bound ? "d2h" : "kernel", ceiling);
+    g_free (variant);
+  }
+}
+
 static void
 print_table (const row * rows, int n_rows)
 {
@@ -1045,11 +1233,8 @@ print_table (const row * rows, int n_rows)
     g_snprintf (sz, sizeof sz, "%dx%d", rw->size.w, rw->size.h);
     for (m = 0; m < N_MODES; m++) {
       const mode_result *mr = &rw->mode[m];
-      /* GRAY8 in system memory needs the kernel and the download of
-       * every frame: the slower of the two bounds it. */
-      gboolean d2h_bound = m == MODE_GRAY8_SYSTEM && d2h_fps > 0
-          && d2h_fps < rw->kernel.fps;
-      double ceiling = d2h_bound ? d2h_fps : rw->kernel.fps;
+      gboolean d2h_bound;
+      double ceiling = mode_ceiling (rw, m, &d2h_bound);
       char d2h[32];
 
       if (sys > 0)
@@ -1123,6 +1308,8 @@ main (int argc, char **argv)
   push_context (ctx);
   CK (cudaGetDeviceProperties (&prop, opt.device));
   pop_context ();
+  if (opt.csv)
+    csv_open (opt.csv);
   printf ("cudamem-bench: device %d: %s; cudaedge backend=cuda on NV12 in "
       "CUDA memory, %d run(s) per pipeline, %d warm-up frames, %d frames "
       "cycled\n", opt.device, prop.name, opt.runs, opt.warmup, K_BUFFERS);
@@ -1160,8 +1347,11 @@ main (int argc, char **argv)
         printf ("  %dx%d %s run %d: %.1f fps\n", rw->size.w, rw->size.h,
             mode_name[m], r + 1, fps[r]);
       }
-      mr->fps = median_spread (fps, opt.runs, &mr->spread);
+      mr->fps = median_spread (fps, opt.runs, &mr->spread);    /* sorts */
+      mr->q1 = percentile (fps, opt.runs, 0.25);
+      mr->q3 = percentile (fps, opt.runs, 0.75);
     }
+    csv_size (rw, &in);
     g_free (fps);
     free_inputs (&in);
   }
@@ -1172,6 +1362,7 @@ main (int argc, char **argv)
       if (rows[n].mode[m].stats)
         gst_structure_free (rows[n].mode[m].stats);
   gst_object_unref (ctx);
+  csv_close ();
   gst_deinit ();
   return 0;
 }
