@@ -64,6 +64,35 @@ dev_image_ensure (ce_dev_image * img, size_t row_bytes, int rows)
 }
 
 ce_status
+ce_cuda_dev_primary_enter (int device_id, int *prev_device)
+{
+  cudaError_t err;
+
+  *prev_device = -1;
+  if (cudaGetDevice (prev_device) != cudaSuccess)
+    *prev_device = -1;
+  err = cudaSetDevice (device_id);
+  if (err == cudaSuccess)
+    err = cudaFree (NULL);      /* initialises the primary context */
+  if (err != cudaSuccess) {
+    ce_set_error ("cannot make device %d's primary context current: %s",
+        device_id, cudaGetErrorString (err));
+    (void) cudaGetLastError ();
+    ce_cuda_dev_primary_leave (*prev_device);
+    return CE_STATUS_NO_DEVICE;
+  }
+  return CE_STATUS_OK;
+}
+
+void
+ce_cuda_dev_primary_leave (int prev_device)
+{
+  if (prev_device >= 0)
+    (void) cudaSetDevice (prev_device);
+  (void) cudaGetLastError ();
+}
+
+ce_status
 ce_cuda_dev_new (ce_cuda_dev ** out)
 {
   ce_cuda_dev *dev;

@@ -21,6 +21,14 @@ extern "C" {
 
 typedef struct ce_cuda_dev ce_cuda_dev;
 
+/* Makes @device_id's primary context (the one the CUDA runtime itself
+ * works in) current on the calling thread, initialising it when needed;
+ * *@prev_device gets the device that was current, for
+ * ce_cuda_dev_primary_leave ().  A caller wraps that context in its own
+ * handle between the two calls. */
+ce_status ce_cuda_dev_primary_enter (int device_id, int *prev_device);
+void ce_cuda_dev_primary_leave (int prev_device);
+
 /* CE_CUDA_SLOTS slots, each with its own stream, in the current context. */
 ce_status ce_cuda_dev_new (ce_cuda_dev ** dev);
 void ce_cuda_dev_free (ce_cuda_dev * dev);

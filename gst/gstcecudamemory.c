@@ -117,16 +117,104 @@ gst_ce_cuda_memory_set_element_context (GstElement * element,
 static GstCudaContext *gst_ce_cuda_memory_get_context (GstCeBaseFilter *
     self);
 
+/* Asks the neighbours (downstream first, then upstream) and then the
+ * application for a CUDA context, as GStreamer's CUDA elements do; an
+ * answer arrives through set_context, which fills priv->gst_ctx. */
+static void
+gst_ce_cuda_memory_find_context (GstCeBaseFilter * self)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM_CAST (self);
+  GstPad *pads[2] = { trans->srcpad, trans->sinkpad };
+  GstCudaContext *found;
+  GstQuery *query;
+  guint i;
+
+  query = gst_query_new_context (GST_CUDA_CONTEXT_TYPE);
+  for (i = 0; i < G_N_ELEMENTS (pads); i++) {
+    GstContext *context = NULL;
+
+    if (!gst_pad_peer_query (pads[i], query))
+      continue;
+    gst_query_parse_context (query, &context);
+    if (context) {
+      gst_element_set_context (GST_ELEMENT_CAST (self), context);
+      if ((found = gst_ce_cuda_memory_get_context (self))) {
+        gst_object_unref (found);
+        break;
+      }
+    }
+  }
+  gst_query_unref (query);
+
+  if ((found = gst_ce_cuda_memory_get_context (self))) {
+    gst_object_unref (found);
+    return;
+  }
+  gst_element_post_message (GST_ELEMENT_CAST (self),
+      gst_message_new_need_context (GST_OBJECT_CAST (self),
+          GST_CUDA_CONTEXT_TYPE));
+}
+
+/* GStreamer's CUDA context around the device's primary context, the one
+ * the CUDA runtime works in: every element of the process that makes its
+ * own context this way shares one CUDA context per device, so nothing is
+ * time-sliced between contexts (several pipelines in one process run
+ * side by side). */
+static GstCudaContext *
+gst_ce_cuda_memory_new_primary (GstCeBaseFilter * self, gint device_id)
+{
+  GstCudaContext *gst_ctx = NULL;
+  CUcontext cu = NULL;
+  CUdevice dev;
+  int prev;
+
+  if (ce_cuda_dev_primary_enter (device_id, &prev) != CE_STATUS_OK) {
+    GST_INFO_OBJECT (self, "%s", ce_last_error ());
+    return NULL;
+  }
+  /* The primary context is now the current one: read its handle. */
+  if (CuCtxPopCurrent (&cu) == CUDA_SUCCESS && cu != NULL) {
+    CuCtxPushCurrent (cu);
+    if (CuDeviceGet (&dev, device_id) == CUDA_SUCCESS)
+      gst_ctx = gst_cuda_context_new_wrapped (cu, dev);
+  }
+  ce_cuda_dev_primary_leave (prev);
+  return gst_ctx;
+}
+
 GstCudaContext *
 gst_ce_cuda_memory_ensure_context (GstCeBaseFilter * self, gint device_id)
 {
   GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+  GstCudaContext *gst_ctx;
 
   if (!gst_cuda_load_library ())
     return NULL;
-  /* The context the application or a neighbour gives (through
-   * set_context, which may run inside this call and fills priv->gst_ctx),
-   * else a new one, offered to the others. */
+  /* The context the application or a neighbour gives, else one around
+   * the device's primary context, offered to the others. */
+  if ((gst_ctx = gst_ce_cuda_memory_get_context (self)))
+    return gst_ctx;
+  gst_ce_cuda_memory_find_context (self);
+  if ((gst_ctx = gst_ce_cuda_memory_get_context (self)))
+    return gst_ctx;
+
+  gst_ctx = gst_ce_cuda_memory_new_primary (self, MAX (device_id, 0));
+  if (gst_ctx) {
+    GstContext *context = gst_context_new_cuda_context (gst_ctx);
+
+    g_mutex_lock (&priv->lock);
+    if (priv->gst_ctx == NULL)
+      priv->gst_ctx = gst_object_ref (gst_ctx);
+    g_mutex_unlock (&priv->lock);
+    gst_object_unref (gst_ctx);
+    GST_INFO_OBJECT (self, "offering a CUDA context around device %d's "
+        "primary context", MAX (device_id, 0));
+    gst_element_post_message (GST_ELEMENT_CAST (self),
+        gst_message_new_have_context (GST_OBJECT_CAST (self), context));
+    return gst_ce_cuda_memory_get_context (self);
+  }
+
+  /* GStreamer's own when that failed. */
   if (!gst_cuda_ensure_element_context (GST_ELEMENT_CAST (self), device_id,
           &priv->gst_ctx))
     return NULL;
