@@ -239,7 +239,9 @@ typedef struct ce_cuda_ctx ce_cuda_ctx;
 
 /* Times of one frame, from CUDA events, in microseconds: for each stage
  * (upload, kernels, download) the sum of its bands' durations, so with
- * bands overlapping the three can add up to more than the frame took. */
+ * bands overlapping the three can add up to more than the frame took.
+ * Measured only for frames submitted with timing on
+ * (ce_cuda_ctx_set_timing); all three are 0 for the others. */
 typedef struct
 {
   double upload_us;
@@ -263,7 +265,12 @@ void ce_cuda_ctx_free (ce_cuda_ctx * ctx);
 int ce_cuda_ctx_device_id (const ce_cuda_ctx * ctx);
 const char *ce_cuda_ctx_device_name (const ce_cuda_ctx * ctx);
 
-/* Page-locked host memory on the context's device, for buffer pools. */
+/* Page-locked host memory on the context's device, for buffer pools.
+ * The context remembers the blocks it allocated until they are freed
+ * here, so frames in them (at any offset) are known to be pinned without
+ * asking the driver; memory from anywhere else is asked about per frame.
+ * Free such blocks with ce_cuda_host_free () only.  Both may be called
+ * from any thread, concurrently with frames on the context. */
 ce_status ce_cuda_host_alloc (ce_cuda_ctx * ctx, size_t size, void **ptr);
 ce_status ce_cuda_host_free (ce_cuda_ctx * ctx, void *ptr);
 
@@ -284,6 +291,14 @@ ce_status ce_cuda_upscale2x_frame (ce_cuda_ctx * ctx, const uint8_t * src,
 /* Number of horizontal bands a frame is split into: 0 (the default)
  * chooses by frame size, 1 turns banding off.  For tests and benchmarks. */
 void ce_cuda_ctx_set_bands (ce_cuda_ctx * ctx, int bands);
+
+/* Whether frames submitted from now on are timed (ce_timing): nonzero
+ * records CUDA events around each band's upload, kernels and download;
+ * 0 (the default) records only what the frame needs to be waited for,
+ * and ce_cuda_frame_wait () reports zero times.  A frame keeps the
+ * setting it was submitted with.  Call it between submissions, from the
+ * thread that submits. */
+void ce_cuda_ctx_set_timing (ce_cuda_ctx * ctx, int on);
 
 /* ---- Frames in flight ----
  *

@@ -13,7 +13,15 @@
  * Frames themselves overlap too: each of the CE_CUDA_SLOTS slots owns the
  * device buffers, staging and events of one frame in flight, so a caller
  * can submit frame n + 1 before waiting for frame n.
+ *
+ * The host's own work per frame bounds small frames, so the frame path
+ * makes few CUDA calls: timing events only when asked for
+ * (ce_cuda_ctx_set_timing), one completion event per stream a frame ends
+ * on (the wait synchronises on those alone), and pinned memory the
+ * context allocated itself is told from its own table, not by asking the
+ * driver.
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -60,8 +68,10 @@ typedef struct
 
 typedef struct
 {
+  /* Timed frames only. */
   cudaEvent_t up_start, up_end, k_start, k_end, down_end;
   cudaEvent_t ready;            /* this band's input rows are on the device */
+  cudaEvent_t done;             /* untimed frames: the band's stream is done */
 } ce_band_events;
 
 /* One frame in flight. */
@@ -72,6 +82,12 @@ typedef struct
   int n_bands;                  /* used by the frame in flight */
   int busy;
   int fail;                     /* injected failure */
+  int timed;                    /* the frame in flight records timing events */
+
+  /* The last event of each stream the frame ends on: once they are
+   * complete, so is every band (events on a stream complete in order). */
+  cudaEvent_t tails[MAX_BANDS];
+  int n_tails;
 
   ce_buffer d_src, d_luma, d_dst;
   ce_buffer h_src_stage, h_dst_stage;
@@ -90,9 +106,101 @@ struct ce_cuda_ctx
   int n_streams;
   cudaStream_t *streams;
   int bands;                    /* 0: by frame size */
+  int timing;                   /* ce_cuda_ctx_set_timing () */
   int fail_countdown;
   ce_slot_state slots[CE_CUDA_SLOTS];
+
+  /* Blocks from ce_cuda_host_alloc (), which pools call from threads of
+   * their own: the mutex guards the table. */
+  pthread_mutex_t pinned_lock;
+  int pinned_lock_ok;           /* initialised */
+  ce_pinned_table pinned;
 };
+
+/* Test bookkeeping (cudaedge-private.h), per thread. */
+static _Thread_local unsigned long pointer_queries;
+static _Thread_local unsigned long events_recorded;
+
+unsigned long
+ce_cuda_pointer_queries (void)
+{
+  return pointer_queries;
+}
+
+unsigned long
+ce_cuda_events_recorded (void)
+{
+  return events_recorded;
+}
+
+/* cudaEventRecord of the frame path, counted for the tests. */
+#define RECORD_TRY(event, stream) \
+  do { \
+    events_recorded++; \
+    CUDA_TRY (cudaEventRecord ((event), (stream))); \
+  } while (0)
+
+/* ---- the table of the context's own pinned blocks ---- */
+
+int
+ce_pinned_table_add (ce_pinned_table * t, const void *base, size_t size)
+{
+  if (t->n == t->cap) {
+    size_t cap = t->cap ? 2 * t->cap : 16;
+    ce_pinned_block *blocks = realloc (t->blocks, cap * sizeof (*blocks));
+
+    if (blocks == NULL)
+      return -1;
+    t->blocks = blocks;
+    t->cap = cap;
+  }
+  t->blocks[t->n].base = (uintptr_t) base;
+  t->blocks[t->n].size = size;
+  t->n++;
+  return 0;
+}
+
+int
+ce_pinned_table_remove (ce_pinned_table * t, const void *base)
+{
+  uintptr_t b = (uintptr_t) base;
+  size_t i;
+
+  for (i = 0; i < t->n; i++) {
+    if (t->blocks[i].base == b) {
+      t->blocks[i] = t->blocks[--t->n];
+      return 1;
+    }
+  }
+  return 0;
+}
+
+int
+ce_pinned_table_find (const ce_pinned_table * t, const void *ptr,
+    size_t extent)
+{
+  uintptr_t p = (uintptr_t) ptr;
+  size_t i;
+
+  if (extent == 0)
+    extent = 1;
+  for (i = 0; i < t->n; i++) {
+    const ce_pinned_block *bl = &t->blocks[i];
+
+    /* p - base <= size - extent, without wrapping around. */
+    if (p >= bl->base && extent <= bl->size
+        && p - bl->base <= bl->size - extent)
+      return 1;
+  }
+  return 0;
+}
+
+void
+ce_pinned_table_clear (ce_pinned_table * t)
+{
+  free (t->blocks);
+  memset (t, 0, sizeof (*t));
+}
 
 ce_status
 ce_cuda_device_count (int *count)
@@ -321,6 +429,12 @@ ctx_create_on_device (int device_id, int n_streams, ce_cuda_ctx ** out)
     return CE_STATUS_OUT_OF_MEMORY;
   }
   ctx->device = device_id;
+  if (pthread_mutex_init (&ctx->pinned_lock, NULL) != 0) {
+    ce_set_error ("cannot create the CUDA context's mutex");
+    status = CE_STATUS_OUT_OF_MEMORY;
+    goto fail;
+  }
+  ctx->pinned_lock_ok = 1;
   CUDA_TRY (cudaGetDeviceProperties (&prop, device_id));
   snprintf (ctx->name, sizeof (ctx->name), "%s", prop.name);
 
@@ -347,6 +461,8 @@ ctx_create_on_device (int device_id, int n_streams, ce_cuda_ctx ** out)
       CUDA_TRY (cudaEventCreate (&e->k_end));
       CUDA_TRY (cudaEventCreate (&e->down_end));
       CUDA_TRY (cudaEventCreateWithFlags (&e->ready,
+              cudaEventDisableTiming));
+      CUDA_TRY (cudaEventCreateWithFlags (&e->done,
               cudaEventDisableTiming));
       sl->n_events = i + 1;
     }
@@ -398,6 +514,7 @@ ce_cuda_ctx_free (ce_cuda_ctx * ctx)
       cudaEventDestroy (e->k_end);
       cudaEventDestroy (e->down_end);
       cudaEventDestroy (e->ready);
+      cudaEventDestroy (e->done);
     }
     buffer_release (&sl->d_src, 0);
     buffer_release (&sl->d_luma, 0);
@@ -408,6 +525,11 @@ ce_cuda_ctx_free (ce_cuda_ctx * ctx)
   (void) cudaGetLastError ();
   device_scope_give_back (&scope);
   free (ctx->streams);
+  /* Blocks still allocated (none, when every one was freed with
+   * ce_cuda_host_free) are merely forgotten. */
+  ce_pinned_table_clear (&ctx->pinned);
+  if (ctx->pinned_lock_ok)
+    pthread_mutex_destroy (&ctx->pinned_lock);
   free (ctx);
 }
 
@@ -432,6 +554,13 @@ ce_cuda_ctx_set_bands (ce_cuda_ctx * ctx, int bands)
 }
 
 void
+ce_cuda_ctx_set_timing (ce_cuda_ctx * ctx, int on)
+{
+  if (ctx != NULL)
+    ctx->timing = on != 0;
+}
+
+void
 ce_cuda_ctx_inject_failure (ce_cuda_ctx * ctx, int n)
 {
   if (ctx != NULL)
@@ -453,6 +582,11 @@ ce_cuda_host_alloc (ce_cuda_ctx * ctx, size_t size, void **ptr)
   /* Portable: pinned in every CUDA context, GStreamer's included. */
   CUDA_TRY (cudaHostAlloc (ptr, size ? size : 1, cudaHostAllocPortable));
   device_scope_give_back (&scope);
+  /* A block the table cannot take is still pinned memory: the frame path
+   * then asks the driver about it, as for memory from elsewhere. */
+  pthread_mutex_lock (&ctx->pinned_lock);
+  (void) ce_pinned_table_add (&ctx->pinned, *ptr, size ? size : 1);
+  pthread_mutex_unlock (&ctx->pinned_lock);
   return CE_STATUS_OK;
 
 fail:
@@ -469,6 +603,11 @@ ce_cuda_host_free (ce_cuda_ctx * ctx, void *ptr)
 
   if (ctx == NULL || ptr == NULL)
     return CE_STATUS_OK;
+  /* Forgotten before it is freed, so that no frame takes memory that a
+   * new allocation may reuse for pinned. */
+  pthread_mutex_lock (&ctx->pinned_lock);
+  (void) ce_pinned_table_remove (&ctx->pinned, ptr);
+  pthread_mutex_unlock (&ctx->pinned_lock);
   if ((status = device_scope_take (&scope, ctx->device)) != CE_STATUS_OK)
     return status;
   CUDA_TRY (cudaFreeHost (ptr));
@@ -506,16 +645,46 @@ fail:
   return status;
 }
 
+int
+ce_cuda_ctx_pinned_known (ce_cuda_ctx * ctx, const void *ptr, size_t extent)
+{
+  int found;
+
+  if (ctx == NULL)
+    return 0;
+  pthread_mutex_lock (&ctx->pinned_lock);
+  found = ce_pinned_table_find (&ctx->pinned, ptr, extent);
+  pthread_mutex_unlock (&ctx->pinned_lock);
+  return found;
+}
+
+/* Whether the @extent bytes at @ptr are page-locked: inside a block of
+ * the context's own, or else as the driver says. */
 static int
-is_pinned (const void *ptr)
+is_pinned (ce_cuda_ctx * ctx, const void *ptr, size_t extent)
 {
   struct cudaPointerAttributes attr;
 
+  if (ce_cuda_ctx_pinned_known (ctx, ptr, extent))
+    return 1;
+  pointer_queries++;
   if (cudaPointerGetAttributes (&attr, ptr) != cudaSuccess) {
     (void) cudaGetLastError ();
     return 0;
   }
   return attr.type == cudaMemoryTypeHost;
+}
+
+/* Bytes from the first row's start to the last row's end. */
+static size_t
+image_extent (size_t stride, size_t row_bytes, int rows)
+{
+  size_t gaps = rows > 1 ? (size_t) (rows - 1) : 0;
+
+  /* Too large for any block: the driver is asked. */
+  if (gaps && stride > (SIZE_MAX - row_bytes) / gaps)
+    return SIZE_MAX;
+  return stride * gaps + row_bytes;
 }
 
 /* Bands for a frame moving @bytes in all: as set, or one per
@@ -580,10 +749,21 @@ enqueue_bands (ce_cuda_ctx * ctx, ce_slot_state * sl, ce_band_job * job)
   int n = band_count (ctx, rows, job->src_row_bytes * rows +
       job->dst_row_bytes * rows * job->out_rows_per_src_row);
   int band_rows = (rows + n - 1) / n;
+  int kernel_streams = ctx->n_streams - 1;
+  int timed = ctx->timing;
+  int own_stream;
   int b, i;
 
   n = (rows + band_rows - 1) / band_rows;
   sl->n_bands = n;
+  sl->n_tails = 0;
+  sl->timed = timed;
+
+  /* One band has nothing to overlap within the frame: it goes on a stream
+   * of its slot's own, upload included, so it needs no event between
+   * streams, and the next frame (the other slot, the other stream)
+   * still uploads while this one is filtered and downloaded. */
+  own_stream = n == 1 && kernel_streams >= CE_CUDA_SLOTS;
 
   /* Software pipeline.  Stream 0 carries every upload (the copy engine runs
    * them in order anyway) and the cheap per-band preparation; the other
@@ -595,7 +775,7 @@ enqueue_bands (ce_cuda_ctx * ctx, ce_slot_state * sl, ce_band_job * job)
     if (b < n) {
       int r0 = b * band_rows;
       int r1 = r0 + band_rows < rows ? r0 + band_rows : rows;
-      cudaStream_t s = ctx->streams[0];
+      cudaStream_t s = ctx->streams[own_stream ? 1 + (sl - ctx->slots) : 0];
       ce_band_events *e = &sl->events[b];
 
       if (job->user_src) {
@@ -605,15 +785,20 @@ enqueue_bands (ce_cuda_ctx * ctx, ce_slot_state * sl, ce_band_job * job)
               job->user_src + (size_t) i * job->user_src_stride,
               job->src_row_bytes);
       }
-      CUDA_TRY (cudaEventRecord (e->up_start, s));
+      if (timed)
+        RECORD_TRY (e->up_start, s);
       CUDA_TRY (cudaMemcpy2DAsync ((uint8_t *) sl->d_src.ptr +
               (size_t) r0 * sl->d_src.pitch, sl->d_src.pitch,
               job->h_src + (size_t) r0 * job->src_stride, job->src_stride,
               job->src_row_bytes, r1 - r0, cudaMemcpyHostToDevice, s));
-      CUDA_TRY (cudaEventRecord (e->up_end, s));
+      if (timed)
+        RECORD_TRY (e->up_end, s);
       if (job->prepare)
         CE_TRY (job->prepare (sl, job, r0, r1, s));
-      CUDA_TRY (cudaEventRecord (e->ready, s));
+      /* Waited for by band b - 1's kernels, and by the last band's own;
+       * band 0's is needed only when it is the last. */
+      if (!own_stream && (b >= 1 || n == 1))
+        RECORD_TRY (e->ready, s);
     }
     if (b >= 1) {
       int k = b - 1;
@@ -621,18 +806,33 @@ enqueue_bands (ce_cuda_ctx * ctx, ce_slot_state * sl, ce_band_job * job)
       int r1 = r0 + band_rows < rows ? r0 + band_rows : rows;
       int o0 = r0 * job->out_rows_per_src_row;
       int o1 = r1 * job->out_rows_per_src_row;
-      cudaStream_t s = ctx->streams[1 + k % (ctx->n_streams - 1)];
+      cudaStream_t s = ctx->streams[own_stream ? 1 + (sl - ctx->slots) :
+          1 + k % kernel_streams];
       ce_band_events *e = &sl->events[k];
+      /* No later band of this frame goes on this stream. */
+      int last_on_stream = own_stream || k + kernel_streams >= n;
 
-      CUDA_TRY (cudaStreamWaitEvent (s, sl->events[b < n ? b : k].ready, 0));
-      CUDA_TRY (cudaEventRecord (e->k_start, s));
+      if (!own_stream)
+        CUDA_TRY (cudaStreamWaitEvent (s, sl->events[b < n ? b : k].ready,
+                0));
+      if (timed)
+        RECORD_TRY (e->k_start, s);
       CE_TRY (job->run (sl, job, r0, r1, s));
-      CUDA_TRY (cudaEventRecord (e->k_end, s));
+      if (timed)
+        RECORD_TRY (e->k_end, s);
       CUDA_TRY (cudaMemcpy2DAsync (job->h_dst + (size_t) o0 * job->dst_stride,
               job->dst_stride, (uint8_t *) sl->d_dst.ptr +
               (size_t) o0 * sl->d_dst.pitch, sl->d_dst.pitch,
               job->dst_row_bytes, o1 - o0, cudaMemcpyDeviceToHost, s));
-      CUDA_TRY (cudaEventRecord (e->down_end, s));
+      /* A band's download is its last operation on its stream. */
+      if (timed) {
+        RECORD_TRY (e->down_end, s);
+        if (last_on_stream)
+          sl->tails[sl->n_tails++] = e->down_end;
+      } else if (last_on_stream) {
+        RECORD_TRY (e->done, s);
+        sl->tails[sl->n_tails++] = e->done;
+      }
     }
   }
   return CE_STATUS_OK;
@@ -645,15 +845,17 @@ fail:
 /* Sets up the pinned side of a job: the caller's memory when it is
  * page-locked, otherwise the slot's staging buffers. */
 static ce_status
-job_bind_host (ce_slot_state * sl, ce_band_job * job, const uint8_t * src,
-    size_t src_stride, uint8_t * dst, size_t dst_stride, int dst_rows)
+job_bind_host (ce_cuda_ctx * ctx, ce_slot_state * sl, ce_band_job * job,
+    const uint8_t * src, size_t src_stride, uint8_t * dst, size_t dst_stride,
+    int dst_rows)
 {
   ce_status status;
 
   job->user_src = NULL;
   job->h_src = src;
   job->src_stride = src_stride;
-  if (!is_pinned (src)) {
+  if (!is_pinned (ctx, src, image_extent (src_stride, job->src_row_bytes,
+              job->src_rows))) {
     CE_TRY (buffer_reserve (&sl->h_src_stage, job->src_row_bytes,
             job->src_rows, 1));
     job->user_src = src;
@@ -664,7 +866,8 @@ job_bind_host (ce_slot_state * sl, ce_band_job * job, const uint8_t * src,
   job->h_dst = dst;
   job->dst_stride = dst_stride;
   sl->user_dst = NULL;
-  if (!is_pinned (dst)) {
+  if (!is_pinned (ctx, dst, image_extent (dst_stride, job->dst_row_bytes,
+              dst_rows))) {
     CE_TRY (buffer_reserve (&sl->h_dst_stage, job->dst_row_bytes, dst_rows,
             1));
     job->h_dst = sl->h_dst_stage.ptr;
@@ -726,9 +929,11 @@ ce_cuda_frame_wait (ce_cuda_ctx * ctx, int slot, ce_timing * timing)
   sl->busy = 0;
   if ((status = device_scope_take (&scope, ctx->device)) != CE_STATUS_OK)
     goto fail;
-  /* A band's download is its last operation. */
-  for (b = 0; b < sl->n_bands; b++)
-    CUDA_TRY (cudaEventSynchronize (sl->events[b].down_end));
+  /* The last download of each stream the frame used: those complete, so
+   * has every band before them on their streams, and the uploads the
+   * kernels waited for. */
+  for (i = 0; i < sl->n_tails; i++)
+    CUDA_TRY (cudaEventSynchronize (sl->tails[i]));
   if (sl->fail) {
     sl->fail = 0;
     ce_set_error ("injected failure (test hook)");
@@ -736,7 +941,9 @@ ce_cuda_frame_wait (ce_cuda_ctx * ctx, int slot, ce_timing * timing)
     return CE_STATUS_CUDA_ERROR;
   }
 
-  if (timing) {
+  if (timing && !sl->timed) {
+    memset (timing, 0, sizeof (*timing));
+  } else if (timing) {
     float up = 0, kern = 0, down = 0, ms;
 
     for (b = 0; b < sl->n_bands; b++) {
@@ -841,7 +1048,7 @@ ce_cuda_edge_frame_submit (ce_cuda_ctx * ctx, int slot, const ce_frame * src,
   if (ej.needs_luma)
     CE_TRY (buffer_reserve (&sl->d_luma, w, h, 0));
   CE_TRY (buffer_reserve (&sl->d_dst, w, h, 0));
-  CE_TRY (job_bind_host (sl, &ej.job, src->data, src->stride, dst,
+  CE_TRY (job_bind_host (ctx, sl, &ej.job, src->data, src->stride, dst,
           dst_stride, h));
   CE_TRY (enqueue_bands (ctx, sl, &ej.job));
   slot_submitted (ctx, sl);
@@ -926,7 +1133,7 @@ ce_cuda_upscale2x_frame_submit (ce_cuda_ctx * ctx, int slot,
     return status;
   CE_TRY (buffer_reserve (&sl->d_src, uj.job.src_row_bytes, height, 0));
   CE_TRY (buffer_reserve (&sl->d_dst, uj.job.dst_row_bytes, 2 * height, 0));
-  CE_TRY (job_bind_host (sl, &uj.job, src, src_stride, dst, dst_stride,
+  CE_TRY (job_bind_host (ctx, sl, &uj.job, src, src_stride, dst, dst_stride,
           2 * height));
   CE_TRY (enqueue_bands (ctx, sl, &uj.job));
   slot_submitted (ctx, sl);

@@ -71,6 +71,13 @@ ce_cuda_ctx_set_bands (ce_cuda_ctx * ctx, int bands)
   (void) bands;
 }
 
+void
+ce_cuda_ctx_set_timing (ce_cuda_ctx * ctx, int on)
+{
+  (void) ctx;
+  (void) on;
+}
+
 ce_status
 ce_cuda_host_alloc (ce_cuda_ctx * ctx, size_t size, void **ptr)
 {

@@ -32,6 +32,7 @@ void ce_test_register_cpu_fast (void);
 void ce_test_register_cpu_upscale (void);
 void ce_test_register_gpu_core (void);
 void ce_test_register_gpu_runtime (void);
+void ce_test_register_gpu_host_path (void);
 
 /* --quick (runner.c): the GPU families leave out frames larger than
  * 613x611, for compute-sanitizer runs. */

@@ -41,6 +41,7 @@ main (int argc, char **argv)
   ce_test_register_gpu_core ();
 #ifdef CE_TEST_HAVE_GPU_RUNTIME
   ce_test_register_gpu_runtime ();
+  ce_test_register_gpu_host_path ();
 #endif
 #endif
 
