@@ -30,6 +30,7 @@ gst_ce_stats_init (GstCeStats * stats)
   g_mutex_init (&stats->lock);
   stats->backend = g_strdup ("none");
   stats->device = g_strdup ("none");
+  stats->timed_from = G_MAXUINT64;
 }
 
 void
@@ -59,6 +60,8 @@ gst_ce_stats_reset (GstCeStats * stats, const gchar * backend,
   stats->gpu_frames = stats->cpu_frames = 0;
   stats->upload_us_sum = stats->kernel_us_sum = stats->download_us_sum = 0;
   stats->cpu_us_sum = 0;
+  stats->timed_frames = 0;
+  stats->timed_from = g_atomic_int_get (&stats->read) ? 0 : G_MAXUINT64;
   gst_ce_stats_set_backend_locked (stats, backend, device);
   g_mutex_unlock (&stats->lock);
 }
@@ -69,6 +72,33 @@ gst_ce_stats_set_backend (GstCeStats * stats, const gchar * backend,
 {
   g_mutex_lock (&stats->lock);
   gst_ce_stats_set_backend_locked (stats, backend, device);
+  g_mutex_unlock (&stats->lock);
+}
+
+gboolean
+gst_ce_stats_time_frame (GstCeStats * stats, guint64 frame)
+{
+  if (stats->timed_from == G_MAXUINT64 && g_atomic_int_get (&stats->read))
+    stats->timed_from = frame;
+  return gst_ce_stats_frame_timed (stats, frame);
+}
+
+gboolean
+gst_ce_stats_frame_timed (GstCeStats * stats, guint64 frame)
+{
+  return frame >= stats->timed_from || frame % GST_CE_STATS_SAMPLE == 0;
+}
+
+void
+gst_ce_stats_add_untimed_frame (GstCeStats * stats, gboolean checked,
+    guint64 mismatches)
+{
+  g_mutex_lock (&stats->lock);
+  stats->frames++;
+  if (checked)
+    stats->frames_checked++;
+  stats->mismatches += mismatches;
+  stats->gpu_frames++;
   g_mutex_unlock (&stats->lock);
 }
 
@@ -83,6 +113,7 @@ gst_ce_stats_add_frame (GstCeStats * stats, gboolean checked,
   stats->mismatches += mismatches;
   if (gpu) {
     stats->gpu_frames++;
+    stats->timed_frames++;
     stats->upload_us_sum += gpu->upload_us;
     stats->kernel_us_sum += gpu->kernel_us;
     stats->download_us_sum += gpu->download_us;
@@ -99,13 +130,16 @@ gst_ce_stats_to_structure (GstCeStats * stats, const gchar * name)
   GstStructure *s;
   gdouble n_gpu, n_cpu;
 
+  /* From the next frame submitted on, every frame is timed. */
+  g_atomic_int_set (&stats->read, 1);
   g_mutex_lock (&stats->lock);
-  n_gpu = stats->gpu_frames ? (gdouble) stats->gpu_frames : 1.0;
+  n_gpu = stats->timed_frames ? (gdouble) stats->timed_frames : 1.0;
   n_cpu = stats->cpu_frames ? (gdouble) stats->cpu_frames : 1.0;
   s = gst_structure_new (name,
       "frames", G_TYPE_UINT64, stats->frames,
       "frames-checked", G_TYPE_UINT64, stats->frames_checked,
       "mismatches", G_TYPE_UINT64, stats->mismatches,
+      "timed-frames", G_TYPE_UINT64, stats->timed_frames,
       "backend", G_TYPE_STRING, stats->backend,
       "device", G_TYPE_STRING, stats->device,
       "upload-us", G_TYPE_DOUBLE, stats->upload_us_sum / n_gpu,

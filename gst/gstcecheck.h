@@ -24,6 +24,12 @@
 
 G_BEGIN_DECLS
 
+/* GPU frames of system memory are timed (CUDA events, host work on every
+ * frame) one in GST_CE_STATS_SAMPLE, and every one once the stats have
+ * been read: an application that reads them gets the time of every frame
+ * from then on, one that does not keeps the frame path lean. */
+#define GST_CE_STATS_SAMPLE 64     /* README's stats row says 64 too */
+
 /* What the stats property reports; any thread may read it.  Its lock is a
  * leaf: nothing else is locked while it is held. */
 typedef struct
@@ -34,17 +40,23 @@ typedef struct
   guint64 frames;
   guint64 frames_checked;
   guint64 mismatches;
-  guint64 gpu_frames;           /* frames timed on the GPU */
+  guint64 gpu_frames;           /* frames computed on the GPU */
+  guint64 timed_frames;         /* of which timed: the means' divisor */
   gdouble upload_us_sum;
   gdouble kernel_us_sum;
   gdouble download_us_sum;
   guint64 cpu_frames;           /* frames computed on the CPU */
   gdouble cpu_us_sum;
+
+  gint read;                    /* atomic: the stats were read once */
+  guint64 timed_from;           /* streaming thread: every frame from this
+                                 * one on is timed */
 } GstCeStats;
 
 void gst_ce_stats_init (GstCeStats * stats);
 void gst_ce_stats_clear (GstCeStats * stats);
-/* Zeroes the counters and names the backend in use. */
+/* Zeroes the counters and names the backend in use; with frame numbers
+ * starting again from 0. */
 void gst_ce_stats_reset (GstCeStats * stats, const gchar * backend,
     const gchar * device);
 void gst_ce_stats_set_backend (GstCeStats * stats, const gchar * backend,
@@ -53,10 +65,20 @@ void gst_ce_stats_set_backend (GstCeStats * stats, const gchar * backend,
  * @cpu_us microseconds. */
 void gst_ce_stats_add_frame (GstCeStats * stats, gboolean checked,
     guint64 mismatches, const ce_timing * gpu, gdouble cpu_us);
-/* A new structure named @name: frames, frames-checked, mismatches
- * (guint64), backend, device (strings), upload-us, kernel-us,
- * download-us (mean over GPU frames) and cpu-us (mean over CPU frames),
- * gdouble microseconds. */
+/* One frame computed on the GPU but not timed: counted, not in the means. */
+void gst_ce_stats_add_untimed_frame (GstCeStats * stats, gboolean checked,
+    guint64 mismatches);
+/* Whether frame @frame (0-based since the reset) is to be timed, asked
+ * by the streaming thread when it submits the frame (frames in order).
+ * gst_ce_stats_frame_timed () gives the same answer afterwards, when the
+ * frame completes. */
+gboolean gst_ce_stats_time_frame (GstCeStats * stats, guint64 frame);
+gboolean gst_ce_stats_frame_timed (GstCeStats * stats, guint64 frame);
+/* A new structure named @name: frames, frames-checked, mismatches,
+ * timed-frames (guint64), backend, device (strings), upload-us,
+ * kernel-us, download-us (mean over the timed GPU frames) and cpu-us
+ * (mean over CPU frames), gdouble microseconds.  Turns the timing of
+ * every frame on (GST_CE_STATS_SAMPLE). */
 GstStructure *gst_ce_stats_to_structure (GstCeStats * stats,
     const gchar * name);
 

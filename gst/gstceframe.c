@@ -392,8 +392,12 @@ gst_ce_base_filter_complete (GstCeBaseFilter * self, guint64 frame,
     checked = TRUE;
   }
 
-  gst_ce_stats_add_frame (&priv->stats, checked, mismatches,
-      on_gpu ? timing : NULL, cpu_us);
+  /* A GPU frame submitted without timing counts, but not in the means. */
+  if (on_gpu && !gst_ce_stats_frame_timed (&priv->stats, frame))
+    gst_ce_stats_add_untimed_frame (&priv->stats, checked, mismatches);
+  else
+    gst_ce_stats_add_frame (&priv->stats, checked, mismatches,
+        on_gpu ? timing : NULL, cpu_us);
 
   if (mismatches)
     ret = gst_ce_base_filter_report (self, frame, mismatches, &diff,
@@ -445,6 +449,8 @@ gst_ce_base_filter_transform_frame (GstVideoFilter * filter,
     /* Nothing is in flight on this path, so slot 0 is free. */
     call = "submitting the frame";
     status = CE_STATUS_CUDA_ERROR;
+    ce_cuda_ctx_set_timing (handle, gst_ce_stats_time_frame (&priv->stats,
+            frame));
     if (gst_ce_context_push (priv->ctx)) {
       status = GET_CLASS (self)->cuda_submit (self, handle, 0, in, out,
           params);
@@ -698,6 +704,8 @@ gst_ce_base_filter_submit_queued (GstCeBaseFilter * self)
     job->slot = gst_ce_in_flight_reserve_slot (&priv->in_flight);
     if (job->slot >= 0) {
       job->status = CE_STATUS_CUDA_ERROR;
+      ce_cuda_ctx_set_timing (gst_ce_context_get_handle (job->ctx),
+          gst_ce_stats_time_frame (&priv->stats, job->frame));
       if (gst_ce_context_push (job->ctx)) {
         job->status = GET_CLASS (self)->cuda_submit (self,
             gst_ce_context_get_handle (job->ctx), job->slot, &job->in,
