@@ -24,8 +24,10 @@
 
 G_BEGIN_DECLS
 
-/* Number of CUDA streams a context is opened with (the core wants >= 2). */
-#define GST_CE_CUDA_STREAMS 3
+/* Number of CUDA streams a context is opened with: one for the uploads
+ * and one per frame in flight, so that a frame's kernel never queues
+ * behind the previous frame's download. */
+#define GST_CE_CUDA_STREAMS (CE_CUDA_SLOTS + 1)
 
 /* A reference-counted core CUDA context.
  *
