@@ -312,7 +312,7 @@ void ce_cuda_ctx_set_timing (ce_cuda_ctx * ctx, int on);
  * work itself are returned by the wait, which always frees the slot.
  * ce_cuda_edge_frame() is a submission to slot 0 followed by its wait. */
 #ifndef CE_CUDA_SLOTS
-#define CE_CUDA_SLOTS 2
+#define CE_CUDA_SLOTS 3
 #endif
 
 ce_status ce_cuda_edge_frame_submit (ce_cuda_ctx * ctx, int slot,

@@ -424,7 +424,7 @@ gst_ce_base_filter_update_latency (GstCeBaseFilter * self)
   gboolean changed;
 
   if (gst_ce_base_filter_is_pipelined (self))
-    latency = gst_util_uint64_scale_int (GST_SECOND,
+    latency = gst_util_uint64_scale_int (GST_SECOND * (CE_CUDA_SLOTS - 1),
         GST_VIDEO_INFO_FPS_D (info), GST_VIDEO_INFO_FPS_N (info));
 
   g_mutex_lock (&priv->lock);
@@ -435,7 +435,7 @@ gst_ce_base_filter_update_latency (GstCeBaseFilter * self)
   /* The pipeline asks again when told that the latency changed. */
   if (changed) {
     GST_INFO_OBJECT (self, "%s: latency %" GST_TIME_FORMAT,
-        latency ? "one frame in flight" : "synchronous",
+        latency ? "frames in flight" : "synchronous",
         GST_TIME_ARGS (latency));
     gst_element_post_message (GST_ELEMENT_CAST (self),
         gst_message_new_latency (GST_OBJECT_CAST (self)));
@@ -554,7 +554,7 @@ gst_ce_base_filter_query (GstBaseTransform * trans, GstPadDirection direction,
       if (GST_CLOCK_TIME_IS_VALID (max))
         max += latency;
       gst_query_set_latency (query, live, min, max);
-      GST_DEBUG_OBJECT (self, "one frame in flight: latency %"
+      GST_DEBUG_OBJECT (self, "frames in flight: latency %"
           GST_TIME_FORMAT " - %" GST_TIME_FORMAT, GST_TIME_ARGS (min),
           GST_TIME_ARGS (max));
     }
@@ -775,9 +775,9 @@ gst_ce_base_filter_class_init (GstCeBaseFilterClass * klass)
   trans_class->before_transform =
       GST_DEBUG_FUNCPTR (gst_ce_base_filter_before_transform);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_ce_base_filter_transform);
-  /* Frames in flight on CUDA: outputs leave one input late, are drained
-   * before serialized events and DRAIN queries, and add one frame of
-   * latency.  submit_input_buffer stays the parent's, for QoS. */
+  /* Frames in flight on CUDA: outputs leave CE_CUDA_SLOTS - 1 inputs
+   * late, are drained before serialized events and DRAIN queries, and add
+   * as many frames of latency.  submit_input_buffer stays the parent's, for QoS. */
   trans_class->generate_output =
       GST_DEBUG_FUNCPTR (gst_ce_base_filter_generate_output);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_ce_base_filter_sink_event);

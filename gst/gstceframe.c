@@ -728,8 +728,8 @@ gst_ce_base_filter_submit_queued (GstCeBaseFilter * self)
   return GST_FLOW_OK;
 }
 
-/* Whether the oldest frame in flight is to be finished now.  One frame
- * stays in flight while CUDA runs; frames that are not on the GPU (a
+/* Whether the oldest frame in flight is to be finished now.  Up to
+ * CE_CUDA_SLOTS - 1 frames stay in flight while CUDA runs; frames that are not on the GPU (a
  * failed submission, or any after a fallback to the CPU) gain nothing
  * from waiting. */
 static gboolean

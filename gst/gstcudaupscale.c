@@ -37,11 +37,11 @@
  * and `expected`, `got` (gint, that byte's values).
  *
  * On the CUDA backend, when the input frame rate is known, the element
- * keeps one frame in flight: a frame is uploaded while the previous one is
- * scaled and downloaded, so the link to the GPU is busy both ways.  Each
- * output then leaves one input later (at the latest at EOS, a caps change
- * or a DRAIN query), and the element adds one frame duration to the
- * LATENCY query.  On the CPU, or with framerate=0/1, frames are processed
+ * keeps two frames in flight: a frame is uploaded while the previous one
+ * is scaled and the one before it downloaded, so the link to the GPU is
+ * busy both ways.  Each output then leaves two inputs later (at the latest
+ * at EOS, a caps change or a DRAIN query), and the element adds two frame
+ * durations to the LATENCY query.  On the CPU, or with framerate=0/1, frames are processed
  * synchronously and no latency is added.  Within a frame, bands overlap
  * upload, kernel and download on several CUDA streams.
  *

@@ -22,6 +22,11 @@
 #include <gst/check/gstharness.h>
 #include <gst/video/video.h>
 
+#include "cudaedge-core.h"
+
+/* Frames an element on CUDA holds back with a known frame rate. */
+#define CE_TEST_FRAMES_HELD (CE_CUDA_SLOTS - 1)
+
 G_BEGIN_DECLS
 
 /* The prefix is ce_test_, not ce_check_: the core library, linked into

@@ -1416,7 +1416,7 @@ test_frame_slots_reject_misuse_and_report_injected_failure (void)
   f.format = CE_FORMAT_GRAY8;
   ce_assert_status (ce_ref_edge_frame (&f, &p, e, W), CE_STATUS_OK);
 
-  ce_assert_invalid (ce_cuda_edge_frame_submit (ctx, 2, &f, &p, d, W), "slot");
+  ce_assert_invalid (ce_cuda_edge_frame_submit (ctx, CE_CUDA_SLOTS, &f, &p, d, W), "slot");
   ce_assert_invalid (ce_cuda_edge_frame_submit (ctx, -1, &f, &p, d, W), "slot");
   ce_assert_invalid (ce_cuda_frame_wait (ctx, 1, NULL), "slot");
   LAUNCH_TRY (ce_cuda_edge_frame_submit (ctx, 0, &f, &p, d, W));

@@ -247,7 +247,7 @@ GST_END_TEST;
 GST_START_TEST (test_frames_in_flight_on_cuda_memory_match_reference)
 {
   SKIP_WITHOUT_GPU ();
-  /* A known frame rate: one frame stays in flight. */
+  /* A known frame rate: frames stay in flight. */
   run_edge ("NV12", CE_FORMAT_NV12, 641, 481, NULL, "30/1", 7);
   run_edge ("RGBA", CE_FORMAT_RGBA, 613, 611, "NV12", "30/1", 7);
 }
