@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Builds the benchmark with other shapes of the fused kernel (rows per warp,
 # resident blocks per SM) and prints their fused rows side by side.
-# Usage: tests/bench/tune-fused.sh [TH:MINBLOCKS ...]   (default 8:1 16:1 32:1 16:8)
+# Usage: tests/bench/tune-fused.sh [TH:MINBLOCKS ...]   (default 8:6 8:1 16:1 4:8)
 set -uo pipefail
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
-variants=${*:-8:1 16:1 32:1 16:8}
+variants=${*:-8:6 8:1 16:1 4:8}
 for v in $variants; do
   th=${v%%:*}; mb=${v##*:}
   b=/tmp/cudaedge-tune-$th-$mb
