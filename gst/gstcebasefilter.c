@@ -777,7 +777,7 @@ gst_ce_base_filter_class_init (GstCeBaseFilterClass * klass)
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_ce_base_filter_transform);
   /* Frames in flight on CUDA: outputs leave CE_CUDA_SLOTS - 1 inputs
    * late, are drained before serialized events and DRAIN queries, and add
-   * as many frames of latency.  submit_input_buffer stays the parent's, for QoS. */
+   * that much latency; submit_input_buffer stays the parent's (QoS). */
   trans_class->generate_output =
       GST_DEBUG_FUNCPTR (gst_ce_base_filter_generate_output);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_ce_base_filter_sink_event);

@@ -564,7 +564,7 @@ gst_cuda_edge_class_init (GstCudaEdgeClass * klass)
       "CUDA edge detector", "Filter/Effect/Video",
       "Gaussian blur, Sobel gradient and threshold of the luma on an NVIDIA "
       "GPU (CPU fallback); outputs GRAY8 edges or gradient magnitude; on "
-      "CUDA with a known frame rate, one frame of latency",
+      "CUDA with a known frame rate, two frames of latency",
       "The gst-cudaedge authors");
 
   trans_class->transform_caps =

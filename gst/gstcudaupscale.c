@@ -417,7 +417,7 @@ gst_cuda_upscale_class_init (GstCudaUpscaleClass * klass)
       "CUDA 2x upscaler", "Filter/Converter/Video/Scaler",
       "Bilinear 2x upscale of GRAY8 and 4-byte RGB video on an NVIDIA GPU "
       "(CPU fallback); output is twice the input width and height; on CUDA "
-      "with a known frame rate, one frame of latency",
+      "with a known frame rate, two frames of latency",
       "The gst-cudaedge authors");
 
   trans_class->transform_caps =
