@@ -29,6 +29,11 @@ G_BEGIN_DECLS
  * behind the previous frame's download. */
 #define GST_CE_CUDA_STREAMS (CE_CUDA_SLOTS + 1)
 
+/* Bands per frame while frames are in flight (0: chosen by size). */
+#ifndef GST_CE_PIPELINED_BANDS
+#define GST_CE_PIPELINED_BANDS 1
+#endif
+
 /* A reference-counted core CUDA context.
  *
  * Pinned memory handed out by the allocator must stay valid after the

@@ -706,6 +706,12 @@ gst_ce_base_filter_submit_queued (GstCeBaseFilter * self)
       job->status = CE_STATUS_CUDA_ERROR;
       ce_cuda_ctx_set_timing (gst_ce_context_get_handle (job->ctx),
           gst_ce_stats_time_frame (&priv->stats, job->frame));
+      /* With frames in flight one frame's copies already overlap the
+       * others': a frame goes up and down in GST_CE_PIPELINED_BANDS bands
+       * (0: as many as its size asks for, as when frames go one by one). */
+      ce_cuda_ctx_set_bands (gst_ce_context_get_handle (job->ctx),
+          gst_ce_base_filter_is_pipelined (self) ? GST_CE_PIPELINED_BANDS :
+          0);
       if (gst_ce_context_push (job->ctx)) {
         job->status = GET_CLASS (self)->cuda_submit (self,
             gst_ce_context_get_handle (job->ctx), job->slot, &job->in,
