@@ -288,8 +288,9 @@ ce_status ce_cuda_upscale2x_frame (ce_cuda_ctx * ctx, const uint8_t * src,
     size_t src_stride, int width, int height, int bytes_per_pixel,
     uint8_t * dst, size_t dst_stride, ce_timing * timing);
 
-/* Number of horizontal bands a frame is split into: 0 (the default)
- * chooses by frame size, 1 turns banding off.  For tests and benchmarks. */
+/* Number of horizontal bands the frames submitted from now on are split
+ * into: 0 (the default) chooses by frame size, 1 turns banding off (a
+ * caller that keeps frames in flight has them overlap already). */
 void ce_cuda_ctx_set_bands (ce_cuda_ctx * ctx, int bands);
 
 /* Whether frames submitted from now on are timed (ce_timing): nonzero

@@ -64,13 +64,10 @@ dev_image_ensure (ce_dev_image * img, size_t row_bytes, int rows)
 }
 
 ce_status
-ce_cuda_dev_primary_enter (int device_id, int *prev_device)
+ce_cuda_dev_primary_enter (int device_id)
 {
   cudaError_t err;
 
-  *prev_device = -1;
-  if (cudaGetDevice (prev_device) != cudaSuccess)
-    *prev_device = -1;
   err = cudaSetDevice (device_id);
   if (err == cudaSuccess)
     err = cudaFree (NULL);      /* initialises the primary context */
@@ -78,18 +75,9 @@ ce_cuda_dev_primary_enter (int device_id, int *prev_device)
     ce_set_error ("cannot make device %d's primary context current: %s",
         device_id, cudaGetErrorString (err));
     (void) cudaGetLastError ();
-    ce_cuda_dev_primary_leave (*prev_device);
     return CE_STATUS_NO_DEVICE;
   }
   return CE_STATUS_OK;
-}
-
-void
-ce_cuda_dev_primary_leave (int prev_device)
-{
-  if (prev_device >= 0)
-    (void) cudaSetDevice (prev_device);
-  (void) cudaGetLastError ();
 }
 
 ce_status

@@ -22,12 +22,11 @@ extern "C" {
 typedef struct ce_cuda_dev ce_cuda_dev;
 
 /* Makes @device_id's primary context (the one the CUDA runtime itself
- * works in) current on the calling thread, initialising it when needed;
- * *@prev_device gets the device that was current, for
- * ce_cuda_dev_primary_leave ().  A caller wraps that context in its own
- * handle between the two calls. */
-ce_status ce_cuda_dev_primary_enter (int device_id, int *prev_device);
-void ce_cuda_dev_primary_leave (int prev_device);
+ * works in, kept for the life of the process) current on the calling
+ * thread, initialising it when needed.  The caller, which reads its handle
+ * with the driver API, puts back afterwards whatever context the thread
+ * had current before. */
+ce_status ce_cuda_dev_primary_enter (int device_id);
 
 /* CE_CUDA_SLOTS slots, each with its own stream, in the current context. */
 ce_status ce_cuda_dev_new (ce_cuda_dev ** dev);

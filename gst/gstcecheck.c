@@ -86,7 +86,8 @@ gst_ce_stats_time_frame (GstCeStats * stats, guint64 frame)
 gboolean
 gst_ce_stats_frame_timed (GstCeStats * stats, guint64 frame)
 {
-  return frame >= stats->timed_from || frame % GST_CE_STATS_SAMPLE == 0;
+  return frame >= stats->timed_from
+      || frame % GST_CE_STATS_SAMPLE == GST_CE_STATS_SAMPLE - 1;
 }
 
 void

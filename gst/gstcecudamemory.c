@@ -159,26 +159,29 @@ gst_ce_cuda_memory_find_context (GstCeBaseFilter * self)
  * the CUDA runtime works in: every element of the process that makes its
  * own context this way shares one CUDA context per device, so nothing is
  * time-sliced between contexts (several pipelines in one process run
- * side by side). */
+ * side by side).  The runtime keeps the primary context for the life of
+ * the process (until a cudaDeviceReset), and the wrapper never destroys
+ * it.  The calling thread gets back the context it had current, if any;
+ * no other device is touched. */
 static GstCudaContext *
 gst_ce_cuda_memory_new_primary (GstCeBaseFilter * self, gint device_id)
 {
   GstCudaContext *gst_ctx = NULL;
-  CUcontext cu = NULL;
+  CUcontext saved = NULL, cu = NULL;
   CUdevice dev;
-  int prev;
 
-  if (ce_cuda_dev_primary_enter (device_id, &prev) != CE_STATUS_OK) {
+  if (CuCtxPopCurrent (&saved) != CUDA_SUCCESS)
+    saved = NULL;
+  if (ce_cuda_dev_primary_enter (device_id) != CE_STATUS_OK) {
     GST_INFO_OBJECT (self, "%s", ce_last_error ());
-    return NULL;
+  } else if (CuCtxPopCurrent (&cu) != CUDA_SUCCESS || cu == NULL) {
+    GST_INFO_OBJECT (self, "device %d's primary context is not current",
+        device_id);
+  } else if (CuDeviceGet (&dev, device_id) == CUDA_SUCCESS) {
+    gst_ctx = gst_cuda_context_new_wrapped (cu, dev);
   }
-  /* The primary context is now the current one: read its handle. */
-  if (CuCtxPopCurrent (&cu) == CUDA_SUCCESS && cu != NULL) {
-    CuCtxPushCurrent (cu);
-    if (CuDeviceGet (&dev, device_id) == CUDA_SUCCESS)
-      gst_ctx = gst_cuda_context_new_wrapped (cu, dev);
-  }
-  ce_cuda_dev_primary_leave (prev);
+  if (saved)
+    CuCtxPushCurrent (saved);
   return gst_ctx;
 }
 

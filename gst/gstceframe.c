@@ -451,6 +451,8 @@ gst_ce_base_filter_transform_frame (GstVideoFilter * filter,
     status = CE_STATUS_CUDA_ERROR;
     ce_cuda_ctx_set_timing (handle, gst_ce_stats_time_frame (&priv->stats,
             frame));
+    /* Alone, a frame overlaps its own copies: bands chosen by size. */
+    ce_cuda_ctx_set_bands (handle, 0);
     if (gst_ce_context_push (priv->ctx)) {
       status = GET_CLASS (self)->cuda_submit (self, handle, 0, in, out,
           params);
@@ -710,8 +712,7 @@ gst_ce_base_filter_submit_queued (GstCeBaseFilter * self)
        * others': a frame goes up and down in GST_CE_PIPELINED_BANDS bands
        * (0: as many as its size asks for, as when frames go one by one). */
       ce_cuda_ctx_set_bands (gst_ce_context_get_handle (job->ctx),
-          gst_ce_base_filter_is_pipelined (self) ? GST_CE_PIPELINED_BANDS :
-          0);
+          GST_CE_PIPELINED_BANDS);
       if (gst_ce_context_push (job->ctx)) {
         job->status = GET_CLASS (self)->cuda_submit (self,
             gst_ce_context_get_handle (job->ctx), job->slot, &job->in,

@@ -15,7 +15,7 @@
  */
 
 
-/* With a frame in flight, an output leaves one input late, so
+/* With frames in flight, an output leaves inputs late, so
  * GstBaseTransform's QoS would put the DISCONT of a dropped frame on the
  * output of the frame before it, and could not count the outputs pushed
  * when frames in flight are drained.  While frames are in flight the base
