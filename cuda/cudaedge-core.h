@@ -253,6 +253,11 @@ typedef struct
  * is no driver or no GPU. */
 ce_status ce_cuda_device_count (int *count);
 
+/* The device a context opened with @device_id works on: -1 gives the
+ * first usable device (one that runs this build's kernels); an index
+ * must exist and be usable.  ce_last_error () says why not. */
+ce_status ce_cuda_device_pick (int device_id, int *picked);
+
 /* device_id -1 picks the first usable device.  n_streams >= 2. */
 ce_status ce_cuda_ctx_new (int device_id, int n_streams, ce_cuda_ctx ** ctx);
 

@@ -334,19 +334,13 @@ static ce_status ctx_create_on_device (int device_id, int n_streams,
     ce_cuda_ctx ** out);
 
 ce_status
-ce_cuda_ctx_new (int device_id, int n_streams, ce_cuda_ctx ** out)
+ce_cuda_device_pick (int device_id, int *picked)
 {
-  ce_device_scope scope;
   ce_status status;
   int count, i;
 
-  if ((status = ce_check_pointer (out, "ctx")) != CE_STATUS_OK)
+  if ((status = ce_check_pointer (picked, "picked")) != CE_STATUS_OK)
     return status;
-  *out = NULL;
-  if (n_streams < 2) {
-    ce_set_error ("n_streams must be at least 2 (got %d)", n_streams);
-    return CE_STATUS_INVALID_ARGUMENT;
-  }
   if (device_id < -1) {
     ce_set_error ("device id must be -1 or an index (got %d)", device_id);
     return CE_STATUS_INVALID_ARGUMENT;
@@ -379,6 +373,25 @@ ce_cuda_ctx_new (int device_id, int n_streams, ce_cuda_ctx ** out)
     ce_set_error ("CUDA device %d is not usable: %s", device_id, why);
     return CE_STATUS_NO_DEVICE;
   }
+  *picked = device_id;
+  return CE_STATUS_OK;
+}
+
+ce_status
+ce_cuda_ctx_new (int device_id, int n_streams, ce_cuda_ctx ** out)
+{
+  ce_device_scope scope;
+  ce_status status;
+
+  if ((status = ce_check_pointer (out, "ctx")) != CE_STATUS_OK)
+    return status;
+  *out = NULL;
+  if (n_streams < 2) {
+    ce_set_error ("n_streams must be at least 2 (got %d)", n_streams);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
+  if ((status = ce_cuda_device_pick (device_id, &device_id)) != CE_STATUS_OK)
+    return status;
 
   if ((status = device_scope_take (&scope, device_id)) != CE_STATUS_OK)
     return status;

@@ -26,6 +26,15 @@ ce_cuda_device_count (int *count)
 }
 
 ce_status
+ce_cuda_device_pick (int device_id, int *picked)
+{
+  (void) device_id;
+  if (picked)
+    *picked = -1;
+  return not_built ();
+}
+
+ce_status
 ce_cuda_ctx_new (int device_id, int n_streams, ce_cuda_ctx ** ctx)
 {
   (void) device_id;

@@ -190,6 +190,7 @@ gst_ce_cuda_memory_ensure_context (GstCeBaseFilter * self, gint device_id)
 {
   GstCeBaseFilterPrivate *priv = GET_PRIV (self);
   GstCudaContext *gst_ctx;
+  int picked;
 
   if (!gst_cuda_load_library ())
     return NULL;
@@ -201,7 +202,12 @@ gst_ce_cuda_memory_ensure_context (GstCeBaseFilter * self, gint device_id)
   if ((gst_ctx = gst_ce_cuda_memory_get_context (self)))
     return gst_ctx;
 
-  gst_ctx = gst_ce_cuda_memory_new_primary (self, MAX (device_id, 0));
+  /* -1: the first device that runs this build's kernels. */
+  if (ce_cuda_device_pick (device_id, &picked) != CE_STATUS_OK) {
+    GST_INFO_OBJECT (self, "%s", ce_last_error ());
+    picked = MAX (device_id, 0);
+  }
+  gst_ctx = gst_ce_cuda_memory_new_primary (self, picked);
   if (gst_ctx) {
     GstContext *context = gst_context_new_cuda_context (gst_ctx);
 
@@ -211,7 +217,7 @@ gst_ce_cuda_memory_ensure_context (GstCeBaseFilter * self, gint device_id)
     g_mutex_unlock (&priv->lock);
     gst_object_unref (gst_ctx);
     GST_INFO_OBJECT (self, "offering a CUDA context around device %d's "
-        "primary context", MAX (device_id, 0));
+        "primary context", picked);
     gst_element_post_message (GST_ELEMENT_CAST (self),
         gst_message_new_have_context (GST_OBJECT_CAST (self), context));
     return gst_ce_cuda_memory_get_context (self);
