@@ -541,9 +541,40 @@ test_wait_covers_every_band (void)
   g_free (up_want);
 }
 
+/* ---- picking a device ---- */
+
+/* A bad id is refused before any device is asked; -1 gives a usable
+ * device where there is one, and the same one a context opens on. */
+static void
+test_device_pick (void)
+{
+  int count = 0, picked = 7;
+  ce_cuda_ctx *ctx = NULL;
+
+  ce_assert_invalid (ce_cuda_device_pick (-2, &picked), "device id");
+  ce_assert_invalid (ce_cuda_device_pick (-1, NULL), "picked");
+  if (ce_cuda_device_count (&count) != CE_STATUS_OK || count == 0) {
+    g_assert_cmpint (ce_cuda_device_pick (-1, &picked), ==,
+        CE_STATUS_NO_DEVICE);
+    return;
+  }
+  ce_assert_status (ce_cuda_device_pick (-1, &picked), CE_STATUS_OK);
+  g_assert_cmpint (picked, >=, 0);
+  g_assert_cmpint (picked, <, count);
+  ce_assert_status (ce_cuda_device_pick (count, &picked),
+      CE_STATUS_NO_DEVICE);
+  g_assert_nonnull (strstr (ce_last_error (), "does not exist"));
+  ce_assert_status (ce_cuda_device_pick (-1, &picked), CE_STATUS_OK);
+  ce_assert_status (ce_cuda_ctx_new (-1, 2, &ctx), CE_STATUS_OK);
+  if (ctx)
+    g_assert_cmpint (ce_cuda_ctx_device_id (ctx), ==, picked);
+  ce_cuda_ctx_free (ctx);
+}
+
 void
 ce_test_register_gpu_host_path (void)
 {
+  ce_test_add ("/gpu/runtime/device-pick", test_device_pick);
   ce_test_add ("/gpu/runtime/pinned-table-lookups",
       test_pinned_table_lookups);
   ce_test_add ("/gpu/runtime/context-knows-its-pinned-blocks",
