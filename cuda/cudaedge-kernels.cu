@@ -14,6 +14,8 @@
 
 #include <stdint.h>
 #include <stddef.h>
+#include <limits.h>
+#include <type_traits>
 #include <cuda_runtime.h>
 
 #include "cudaedge-kernels.h"
@@ -108,11 +110,11 @@ ce_kernels_probe (void)
  *
  * Traffic: 1 byte read + 1 byte written per pixel (2 bytes/pixel); the
  * apron re-reads (3 words per 4 pixels per row, and 6 extra rows per strip
- * of FUSED_TH rows with the blur, 2 without) are shared by neighbouring
- * lanes and warps and hit L1/L2.
+ * with the blur, 2 without) are shared by neighbouring lanes and warps and
+ * hit L1/L2.
  *
- * Shape: every warp owns a strip 128 pixels wide and FUSED_TH rows tall;
- * each lane owns 4 adjacent columns and walks down the strip, so all the
+ * Shape: every warp owns a strip 128 pixels wide and some rows tall; each
+ * lane owns 4 adjacent columns and walks down the strip, so all the
  * vertical filtering (blur 5 taps, Sobel 3 taps) happens on rolling
  * registers and no shared memory or __syncthreads is needed.  Per row a
  * lane loads three aligned 32-bit words (bytes X-4 ... X+7), makes the
@@ -124,6 +126,15 @@ ce_kernels_probe (void)
  * difference across for gx; a difference down then [1 2 1] across for
  * gy), then ce_edge_value.  Output: one 32-bit store per lane and row.
  *
+ * Strips (fused_layout_make): the strips whose reads all fall inside the
+ * frame (interior strips) are cut so that the launch is whole waves of
+ * warps the GPU holds at once (one wave up to 4K), about FUSED_TH_TARGET
+ * rows tall: every warp starts at once and they end together, where
+ * strips of a fixed 8 rows left a partial last wave and the rows read
+ * around each strip cost 75 % more rows.  The others (general strips:
+ * the first and last rows, the first and last warp columns) are 8 rows
+ * tall and take the border rule.
+ *
  * Borders: the blur needs Y through the border rule: rows are mapped with
  * ce_border_index when they are fetched (a zero row gives zero words), and
  * lanes whose 12 bytes are not all inside the frame (or whose data is not
@@ -132,23 +143,36 @@ ce_kernels_probe (void)
  * outside the frame are replaced with the B of the mapped column (always
  * one of the lane's own 6 columns when the lane has an output) or 0, and
  * B rows -1 and H likewise with the mapped row of the rolling window.
+ *
+ * The shape constants were chosen on an H200 with tests/bench/tune-fused.sh
+ * (PERFORMANCE.md, "Kernel").
  */
 #define FUSED_PX 4                          /* columns per lane */
 #define FUSED_TW (32 * FUSED_PX)            /* columns per warp */
-/* Rows per warp and resident blocks per SM, chosen on an H200 with
- * tests/bench/tune-fused.sh: 8 rows and a register budget for 6 blocks
- * (at most 80 registers) beat 16 rows with 94 (fewer strips in flight, so
- * fewer warps to hide each other's latency): 4K 26.5 us against 30.4. */
-#ifndef FUSED_TH
+/* Rows of a general strip. */
 #define FUSED_TH 8
-#endif
+/* Resident blocks per SM the register budget is set for (7: at most 72
+ * registers), and warps per block. */
 #ifndef FUSED_MIN_BLOCKS
-#define FUSED_MIN_BLOCKS 6
+#define FUSED_MIN_BLOCKS 7
 #endif
 #ifndef FUSED_WARPS
-#define FUSED_WARPS 4                       /* warps per block */
+#define FUSED_WARPS 4
 #endif
-#define FUSED_BLOCK_ROWS (FUSED_TH * FUSED_WARPS)   /* rows per block */
+/* Rows an interior strip loads ahead of the row it filters, so that
+ * loads are in flight while rows are filtered (3 or 5: a whole number of
+ * them per period of the rolling windows, 15 rows). */
+#ifndef FUSED_PREFETCH
+#define FUSED_PREFETCH 5
+#endif
+/* The shortest interior strip, and the height interior strips are aimed
+ * at when the frame has rows enough for more than one wave. */
+#ifndef FUSED_TH_MIN
+#define FUSED_TH_MIN 8
+#endif
+#ifndef FUSED_TH_TARGET
+#define FUSED_TH_TARGET 24
+#endif
 
 /* Bytes ia and ib of w as the low and high 16-bit lanes. */
 #define CE_PAIR(w, ia, ib) __byte_perm ((w), 0u, 0x4040u | ((ib) << 8) | (ia))
@@ -182,9 +206,15 @@ ce_hpass_packed (uint32_t w0, uint32_t w1, uint32_t w2, uint32_t h[3])
 }
 
 /* ce_edge_value () with the l2 magnitude found without a 64-bit square
- * root loop: a float estimate of k, which is off by at most one, then the
- * defining condition ((2k - 1) S)^2 <= 4n (docs/numerics.md, "Output")
- * settles it exactly. */
+ * root loop.  k is the largest integer with (2k - 1) S <= 2 sqrt (n)
+ * (docs/numerics.md, "Output"), that is floor (u) with u = sqrt (n) / S +
+ * 1/2.  A float estimate of u is within 1e-3 of it, so its nearest
+ * integer m is k or k + 1, and one exact test in 64-bit integers,
+ * (2m - 1) S <= 2 sqrt (n), tells which.  The estimate is made on the FMA
+ * pipes with a single special-function instruction (the reciprocal square
+ * root): gx and gy become floats exactly by adding them to the bits of
+ * 1.5 * 2^23 (|g| < 2^22), sqrt (q) is q / sqrt (q), and rounding to the
+ * nearest integer is adding 1.5 * 2^23 again. */
 template < int NORM, int OUTPUT >
 static __device__ __forceinline__ uint32_t
 ce_edge_value_fast (int32_t gx, int32_t gy, int64_t limit, int scale)
@@ -193,57 +223,80 @@ ce_edge_value_fast (int32_t gx, int32_t gy, int64_t limit, int scale)
     return ce_edge_value (gx, gy, limit, scale, (ce_norm) NORM,
         (ce_output) OUTPUT);
 
-  /* The estimate comes from 32-bit floats (no 64-bit conversion): its
-   * relative error is far below 1 / 512, so it is within one of k; it is
-   * clamped to 256, where k and everything above it give 255. */
+  const float magic = 12582912.0f;      /* 1.5 * 2^23, bits 0x4b400000 */
+  const float fx = __int_as_float (0x4b400000 + gx) - magic;
+  const float fy = __int_as_float (0x4b400000 + gy) - magic;
+  const float q = fmaf (fx, fx, fy * fy);
+  const float r = q * rsqrtf (fmaxf (q, 1.0f));    /* q is 0 or >= 1 */
+  const int m = __float_as_int (fmaf (r, 1.0f / (float) scale, 0.5f)
+      + magic) - 0x4b400000;
+  /* (2m - 1) S <= 2 sqrt (n): always when negative, else squared. */
+  const int64_t t = (int64_t) (2 * m - 1) * scale;
   const int64_t n4 = 4 * ((int64_t) gx * gx + (int64_t) gy * gy);
-  const float fx = (float) gx, fy = (float) gy;
-  int k = __float2int_rd (sqrtf (fmaf (fx, fx, fy * fy)) *
-      (1.0f / (float) scale) + 0.5f);
-  k = min (k, 256);
-  int64_t t = (int64_t) (2 * k - 1) * scale;
-  if (k > 0 && t * t > n4)
-    k--;
-  t = (int64_t) (2 * k + 1) * scale;
-  if (t * t <= n4)
-    k++;
+  const int k = (t < 0 || t * t <= n4) ? m : m - 1;
   return (uint32_t) min (k, 255);
 }
 
-/* The strips of a warp whose reads all fall inside the frame (most of
- * them): no border rule, no per-row checks, and the row loop fully
- * unrolled so that the rolling windows are renamed registers instead of
- * moves.  Same arithmetic as the general path below.  luma points at the
- * first Y row the strip reads (ys - 1 - R), 4 bytes left of the lane's
- * first column; dst at the lane's first output pixel. */
+/* Calls f (integral_constant <int, K>) for K = B ... E - 1 in order, with
+ * each K a constant, until f returns false; returns whether it never did.
+ * (A loop with an exit inside is not unrolled by the compiler; this is.) */
+template < int B, int E > struct ce_unroll
+{
+  template < typename F > static __device__ __forceinline__ bool
+  run (F & f)
+  {
+    if (!f (std::integral_constant < int, B > ()))
+      return false;
+    return ce_unroll < B + 1, E >::run (f);
+  }
+};
+
+template < int E > struct ce_unroll <E, E >
+{
+  template < typename F > static __device__ __forceinline__ bool
+  run (F &)
+  {
+    return true;
+  }
+};
+
+/* The strips whose reads all fall inside the frame (most of them): no
+ * border rule and no per-row checks.  The row loop is unrolled over a
+ * whole period of the rolling windows (15 rows with the blur: 5 rows of
+ * horizontal sums, 3 rows of B) so that the windows are renamed registers
+ * instead of moves, and it leaves after any row, so a strip may have any
+ * height.  Rows are loaded FUSED_PREFETCH rows ahead.  Same
+ * arithmetic as the general path below.  luma points at the first Y row
+ * the strip reads (ys - 1 - R), 4 bytes left of the lane's first column;
+ * dst at the lane's first output pixel; the strip's rows and the row
+ * after its last read must be inside the frame. */
 template < bool BLUR, int NORM, int OUTPUT >
 static __device__ __forceinline__ void
 edge_fused_interior (const uint8_t * __restrict__ luma, size_t luma_pitch,
-    int64_t limit, uint8_t * __restrict__ dst, size_t dst_pitch)
+    int rows, int64_t limit, uint8_t * __restrict__ dst, size_t dst_pitch)
 {
   constexpr int R = BLUR ? 2 : 0;       /* blur radius in rows */
-  constexpr int ROWS = FUSED_TH + 2 + 2 * R;    /* Y rows read */
+  constexpr int P = 2 * R + 2;  /* Y rows read before the first output */
+  constexpr int UNROLL = 15;
+  static_assert (UNROLL % FUSED_PREFETCH == 0, "a whole ring per period");
   uint32_t hr[5][3];            /* horizontal sums by Y row, mod 5 */
   int b[3][6];                  /* B rows by B row, mod 3 */
 
-#pragma unroll
-  for (int i = 0; i < ROWS; i++) {
-    const uint32_t *p = reinterpret_cast < const uint32_t * >(luma +
-        (size_t) i * luma_pitch);
-    const uint32_t w0 = __ldg (p), w1 = __ldg (p + 1), w2 = __ldg (p + 2);
-    const int j = i - 2 * R;    /* B row index, B row ys - 1 + j */
-
-    if (BLUR) {
+  /* Y row I (from ys - 1 - R): into the windows. */
+  auto row_in = [&](auto I, uint32_t w0, uint32_t w1, uint32_t w2) {
+    constexpr int i = decltype (I)::value;
+    constexpr int j = i - 2 * R;        /* B row index, B row ys - 1 + j */
+    if constexpr (BLUR) {
       ce_hpass_packed (w0, w1, w2, hr[i % 5]);
-      if (j < 0)
-        continue;
+      if constexpr (j >= 0) {
 #pragma unroll
-      for (int q = 0; q < 3; q++) {
-        uint32_t v = hr[(i + 1) % 5][q] + hr[i % 5][q]
-            + 6u * hr[(i + 3) % 5][q]
-            + 4u * (hr[(i + 2) % 5][q] + hr[(i + 4) % 5][q]);
-        b[j % 3][2 * q] = (int) (v & 0xffffu);
-        b[j % 3][2 * q + 1] = (int) (v >> 16);
+        for (int q = 0; q < 3; q++) {
+          uint32_t v = hr[(i + 1) % 5][q] + hr[i % 5][q]
+              + 6u * hr[(i + 3) % 5][q]
+              + 4u * (hr[(i + 2) % 5][q] + hr[(i + 4) % 5][q]);
+          b[j % 3][2 * q] = (int) (v & 0xffffu);
+          b[j % 3][2 * q + 1] = (int) (v >> 16);
+        }
       }
     } else {
       b[j % 3][0] = (int) (w0 >> 24);
@@ -253,10 +306,41 @@ edge_fused_interior (const uint8_t * __restrict__ luma, size_t luma_pitch,
       b[j % 3][4] = (int) (w1 >> 24);
       b[j % 3][5] = (int) (w2 & 0xffu);
     }
-    if (j < 2)
-      continue;
+  };
+  auto load = [&](const uint8_t * row, uint32_t & w0, uint32_t & w1,
+      uint32_t & w2) {
+    const uint32_t *p = reinterpret_cast < const uint32_t * >(row);
+    w0 = __ldg (p);
+    w1 = __ldg (p + 1);
+    w2 = __ldg (p + 2);
+  };
 
-    /* Output row ys + j - 2 from B rows j - 2, j - 1, j. */
+  auto prologue = [&](auto I) {
+    uint32_t w0, w1, w2;
+    load (luma + (size_t) decltype (I)::value * luma_pitch, w0, w1, w2);
+    row_in (I, w0, w1, w2);
+    return true;
+  };
+  ce_unroll < 0, P >::run (prologue);
+  uint32_t pf[FUSED_PREFETCH][3];       /* rows i ... i + D - 1, mod D */
+  const uint8_t *next = luma + (size_t) P * luma_pitch;
+#pragma unroll
+  for (int k = 0; k < FUSED_PREFETCH; k++, next += luma_pitch)
+    load (next, pf[k][0], pf[k][1], pf[k][2]);
+
+  /* One output row; false after the strip's last.  The row index modulo
+   * the period is all the windows need. */
+  auto step = [&](auto K) {
+    constexpr int k = decltype (K)::value;
+    constexpr int i = P + k;
+    constexpr int j = i - 2 * R;
+    constexpr int f = k % FUSED_PREFETCH;
+    const uint32_t w0 = pf[f][0], w1 = pf[f][1], w2 = pf[f][2];
+    load (next, pf[f][0], pf[f][1], pf[f][2]);
+    next += luma_pitch;
+    row_in (std::integral_constant < int, i > (), w0, w1, w2);
+
+    /* Output row from B rows j - 2, j - 1, j. */
     const int *bp = b[(j + 1) % 3], *bc = b[(j + 2) % 3], *bn = b[j % 3];
     int v[6], d[6];
 #pragma unroll
@@ -269,38 +353,24 @@ edge_fused_interior (const uint8_t * __restrict__ luma, size_t luma_pitch,
     for (int m = 0; m < FUSED_PX; m++)
       o[m] = ce_edge_value_fast < NORM, OUTPUT > (v[m + 2] - v[m],
           d[m] + 2 * d[m + 1] + d[m + 2], limit, BLUR ? CE_BLUR_SCALE : 1);
-    *reinterpret_cast < uint32_t * >(dst + (size_t) (j - 2) * dst_pitch) =
+    *reinterpret_cast < uint32_t * >(dst) =
         o[0] | (o[1] << 8) | (o[2] << 16) | (o[3] << 24);
+    dst += dst_pitch;
+    return --rows > 0;
+  };
+  while (ce_unroll < 0, UNROLL >::run (step)) {
   }
 }
 
+/* Any strip: rows [ys, ye) of the lane's columns X ... X+3, with the
+ * border rule wherever a read leaves the frame. */
 template < bool BLUR, int NORM, int OUTPUT >
-static __global__ void __launch_bounds__ (32 * FUSED_WARPS, FUSED_MIN_BLOCKS)
-edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
-    int W, int H, int row0, int row1, int64_t limit, ce_border_mode border,
-    int aligned_in, int aligned_out, uint8_t * __restrict__ dst,
-    size_t dst_pitch)
+static __device__ __forceinline__ void
+edge_fused_general (const uint8_t * __restrict__ luma, size_t luma_pitch,
+    int W, int H, int X, int ys, int ye, int64_t limit,
+    ce_border_mode border, int aligned_in, int aligned_out,
+    uint8_t * __restrict__ dst, size_t dst_pitch)
 {
-  const int X = blockIdx.x * FUSED_TW + threadIdx.x * FUSED_PX;
-  const int ys = row0 + blockIdx.y * FUSED_BLOCK_ROWS + threadIdx.y * FUSED_TH;
-  if (X >= W || ys >= row1)
-    return;                     /* no lane talks to another: safe */
-  const int ye = min (ys + FUSED_TH, row1);
-
-  /* Warp-uniform: a whole strip whose reads and writes need no border
-   * rule and no partial stores takes the lean path. */
-  {
-    const int x0 = blockIdx.x * FUSED_TW;
-    const int r = BLUR ? 2 : 0;
-    if (aligned_in && aligned_out && x0 >= 4 && x0 + FUSED_TW + 4 <= W
-        && ys - 1 - r >= 0 && ys + FUSED_TH + r < H && ye == ys + FUSED_TH) {
-      edge_fused_interior < BLUR, NORM, OUTPUT > (luma +
-          (size_t) (ys - 1 - r) * luma_pitch + X - 4, luma_pitch, limit,
-          dst + (size_t) ys * dst_pitch + X, dst_pitch);
-      return;
-    }
-  }
-
   /* Fast lanes read their 12 bytes as 3 aligned words, all in the frame. */
   const bool fast = aligned_in && X >= 4 && X + 8 <= W;
   int off[12];                  /* slow lanes: mapped column or -1 */
@@ -477,17 +547,169 @@ edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
   }
 }
 
-template < bool BLUR >
-static void
-edge_fused_dispatch (dim3 grid, dim3 block, cudaStream_t stream,
-    const uint8_t * luma, size_t luma_pitch, int W, int H, int row0,
-    int row1, const ce_edge_consts * c, int ain, int aout, uint8_t * dst,
+/* Which strip each warp of a launch takes.  The launch covers output rows
+ * [row0, row1); warp column c covers columns c FUSED_TW ... + FUSED_TW - 1.
+ * Interior strips, th rows tall, take rows [ia, ib) of the warp columns
+ * [c0, c1), whose reads need no border rule; general strips, FUSED_TH
+ * rows tall, take the rest: the band above ia, the band below ib (every
+ * column), and rows [ia, ib) of the columns outside [c0, c1).  Warps
+ * 0 ... n_general - 1 take the general strips (they cost more per row,
+ * so they start first; along a row of strips the column changes
+ * fastest), the blocks from warp interior0 on the interior ones. */
+struct fused_layout
+{
+  int cols, c0, c1;
+  int row0, row1, ia, ib, th;
+  int n_top, n_bottom, n_side;  /* general strips per column (side: per
+                                 * side column) */
+  int n_general;                /* general strips */
+  int interior0;                /* the first interior warp: n_general
+                                 * rounded up to whole blocks */
+  int interior_blocks;          /* blocks of interior strips */
+};
+
+template < bool BLUR, int NORM, int OUTPUT >
+static __global__ void __launch_bounds__ (32 * FUSED_WARPS, FUSED_MIN_BLOCKS)
+edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
+    int W, int H, fused_layout L, int64_t limit, ce_border_mode border,
+    int aligned_in, int aligned_out, uint8_t * __restrict__ dst,
     size_t dst_pitch)
 {
+  constexpr int R = BLUR ? 2 : 0;
+  int w = blockIdx.x * FUSED_WARPS + threadIdx.y;      /* warp-uniform */
+  int c, ys, ye;
+
+  if (w >= L.interior0) {
+    /* A block's warps take consecutive strips of one column, so that
+     * the rows read around their strips are shared in its cache. */
+    w -= L.interior0;
+    const int ncol = L.c1 - L.c0;
+    const int blk = w / FUSED_WARPS;
+    c = L.c0 + blk % ncol;
+    ys = L.ia + ((blk / ncol) * FUSED_WARPS + w % FUSED_WARPS) * L.th;
+    if (blk >= L.interior_blocks || ys >= L.ib)
+      return;
+    ye = min (ys + L.th, L.ib);
+    const int X = c * FUSED_TW + threadIdx.x * FUSED_PX;
+    edge_fused_interior < BLUR, NORM, OUTPUT > (luma +
+        (size_t) (ys - 1 - R) * luma_pitch + X - 4, luma_pitch, ye - ys,
+        limit, dst + (size_t) ys * dst_pitch + X, dst_pitch);
+    return;
+  }
+  if (w >= L.n_general)
+    return;
+  if (w < L.cols * L.n_top) {
+    c = w % L.cols;
+    ys = L.row0 + (w / L.cols) * FUSED_TH;
+    ye = min (ys + FUSED_TH, L.ia);
+  } else if ((w -= L.cols * L.n_top) < L.cols * L.n_bottom) {
+    c = w % L.cols;
+    ys = L.ib + (w / L.cols) * FUSED_TH;
+    ye = min (ys + FUSED_TH, L.row1);
+  } else {
+    w -= L.cols * L.n_bottom;
+    const int nsc = L.c0 + L.cols - L.c1;      /* side columns */
+    c = w % nsc;
+    if (c >= L.c0)
+      c += L.c1 - L.c0;
+    ys = L.ia + (w / nsc) * FUSED_TH;
+    ye = min (ys + FUSED_TH, L.ib);
+  }
+  const int X = c * FUSED_TW + threadIdx.x * FUSED_PX;
+  if (X >= W)
+    return;                     /* no lane talks to another: safe */
+  edge_fused_general < BLUR, NORM, OUTPUT > (luma, luma_pitch, W, H, X, ys,
+      ye, limit, border, aligned_in, aligned_out, dst, dst_pitch);
+}
+
+/* The strips of output rows [row0, row1), for a GPU that holds
+ * resident_warps warps at once.  Interior strips are cut so that all the
+ * strips make whole waves (every warp of a wave starts at once and they
+ * end together: no partial last wave), about FUSED_TH_TARGET rows tall
+ * and no shorter than FUSED_TH_MIN. */
+static fused_layout
+fused_layout_make (int W, int H, int row0, int row1, bool blur, bool aligned,
+    int resident_warps)
+{
+  const int R = blur ? 2 : 0;
+  fused_layout L;
+  L.cols = ce_ceil_div (W, FUSED_TW);
+  L.row0 = row0;
+  L.row1 = row1;
+  /* Interior: reads from Y row ys - 1 - R to ye + R, and the loads
+   * ahead up to row ye + R + FUSED_PREFETCH; columns x0 - 4 ... x0 +
+   * FUSED_TW + 3. */
+  L.c0 = 1;
+  L.c1 = W >= FUSED_TW + 8 ? (W - 4) / FUSED_TW : 0;
+  L.ia = max (row0, R + 1);
+  L.ib = min (row1, H - 1 - R - FUSED_PREFETCH);
+  if (!aligned || L.c1 <= L.c0 || L.ia >= L.ib) {
+    L.c0 = L.c1 = 0;
+    L.ia = L.ib = row1;
+  }
+  L.n_top = ce_ceil_div (L.ia - row0, FUSED_TH);
+  L.n_bottom = ce_ceil_div (row1 - L.ib, FUSED_TH);
+  L.n_side = L.c1 > L.c0 ? ce_ceil_div (L.ib - L.ia, FUSED_TH) : 0;
+  L.n_general = L.cols * (L.n_top + L.n_bottom)
+      + L.n_side * (L.c0 + L.cols - L.c1);
+  L.interior0 = (int) ce_ceil_div (L.n_general, FUSED_WARPS) * FUSED_WARPS;
+  L.th = FUSED_TH_MIN;
+  L.interior_blocks = 0;
+  if (L.c1 > L.c0) {
+    const int ncol = L.c1 - L.c0;
+    const long long rows = L.ib - L.ia;
+    /* Whole waves of strips about FUSED_TH_TARGET rows tall: tall enough
+     * that the rows read around a strip cost little, short enough for
+     * enough strips to share the GPU evenly. */
+    const long long waves = max (1LL, (long long) ce_ceil_div (rows * ncol,
+            (long long) resident_warps * FUSED_TH_TARGET));
+    const long long budget = max (waves * resident_warps - L.n_general,
+        waves * resident_warps / 2);
+    const long long per_col = max (1LL, budget / ncol);
+    L.th = max (FUSED_TH_MIN, (int) ce_ceil_div (rows, per_col));
+    L.interior_blocks = ncol * (int) ce_ceil_div (ce_ceil_div (rows, L.th),
+        FUSED_WARPS);
+  }
+  return L;
+}
+
+/* The warps of the fused kernel the current device holds at once: its
+ * launch bounds guarantee FUSED_MIN_BLOCKS blocks per multiprocessor.
+ * Cached per device (a launch must not wait on the driver). */
+static int
+fused_resident_warps (void)
+{
+  static int cached[64];
+  int device = 0, sms = 0;
+
+  if (cudaGetDevice (&device) != cudaSuccess) {
+    (void) cudaGetLastError ();
+    device = -1;
+  }
+  if (device >= 0 && device < 64
+      && (sms = __atomic_load_n (&cached[device], __ATOMIC_RELAXED)) > 0)
+    return sms * FUSED_MIN_BLOCKS * FUSED_WARPS;
+  if (device < 0 || cudaDeviceGetAttribute (&sms,
+          cudaDevAttrMultiProcessorCount, device) != cudaSuccess || sms < 1) {
+    (void) cudaGetLastError ();
+    sms = 1;
+  } else if (device < 64) {
+    __atomic_store_n (&cached[device], sms, __ATOMIC_RELAXED);
+  }
+  return sms * FUSED_MIN_BLOCKS * FUSED_WARPS;
+}
+
+template < bool BLUR >
+static void
+edge_fused_dispatch (unsigned blocks, cudaStream_t stream,
+    const uint8_t * luma, size_t luma_pitch, int W, int H,
+    const fused_layout & L, const ce_edge_consts * c, int ain, int aout,
+    uint8_t * dst, size_t dst_pitch)
+{
+  const dim3 block (32, FUSED_WARPS);
 #define CE_FUSED_LAUNCH(N, O) \
-  edge_fused_kernel < BLUR, N, O > <<< grid, block, 0, stream >>> (luma, \
-      luma_pitch, W, H, row0, row1, c->limit, c->border, ain, aout, dst, \
-      dst_pitch)
+  edge_fused_kernel < BLUR, N, O > <<< blocks, block, 0, stream >>> (luma, \
+      luma_pitch, W, H, L, c->limit, c->border, ain, aout, dst, dst_pitch)
   if (c->norm == CE_NORM_L2) {
     if (c->output == CE_OUTPUT_EDGES)
       CE_FUSED_LAUNCH (CE_NORM_L2, CE_OUTPUT_EDGES);
@@ -519,19 +741,24 @@ ce_launch_edge_fused (const uint8_t * d_luma, size_t luma_pitch, int width,
 
   const int ain = ((uintptr_t) d_luma % 4 == 0) && (luma_pitch % 4 == 0);
   const int aout = ((uintptr_t) d_dst % 4 == 0) && (dst_pitch % 4 == 0);
-  const dim3 block (32, FUSED_WARPS);
-  return ce_launch_rows (row0, row1, CE_ROWS_PER_LAUNCH (FUSED_BLOCK_ROWS),
-      "edge_fused", [&] (int r0, int r1) {
-        dim3 grid (ce_ceil_div (width, FUSED_TW),
-            ce_ceil_div (r1 - r0, FUSED_BLOCK_ROWS));
+  const int resident = fused_resident_warps ();
+  /* At most about 2^30 warps per launch, whatever the width. */
+  const long long cols = ce_ceil_div (width, FUSED_TW);
+  const long long chunk = (1LL << 30) / cols * FUSED_TH;
+  const int rows_per_launch = chunk > INT_MAX ? INT_MAX
+      : (int) max (chunk, (long long) FUSED_TH);
+  return ce_launch_rows (row0, row1, rows_per_launch, "edge_fused",
+      [&] (int r0, int r1) {
+        const fused_layout L = fused_layout_make (width, height, r0, r1,
+            consts->blur, ain && aout, resident);
+        const unsigned blocks = L.interior0 / FUSED_WARPS
+            + L.interior_blocks;
         if (consts->blur)
-          edge_fused_dispatch < true > (grid, block, stream, d_luma,
-              luma_pitch, width, height, r0, r1, consts, ain, aout, d_dst,
-              dst_pitch);
+          edge_fused_dispatch < true > (blocks, stream, d_luma, luma_pitch,
+              width, height, L, consts, ain, aout, d_dst, dst_pitch);
         else
-          edge_fused_dispatch < false > (grid, block, stream, d_luma,
-              luma_pitch, width, height, r0, r1, consts, ain, aout, d_dst,
-              dst_pitch);
+          edge_fused_dispatch < false > (blocks, stream, d_luma, luma_pitch,
+              width, height, L, consts, ain, aout, d_dst, dst_pitch);
       });
 }
 

@@ -1,17 +1,21 @@
 #!/usr/bin/env bash
-# Builds the benchmark with other shapes of the fused kernel (rows per warp,
-# resident blocks per SM) and prints their fused rows side by side.
-# Usage: tests/bench/tune-fused.sh [TH:MINBLOCKS ...]   (default 8:6 8:1 16:1 4:8)
+# Builds the benchmark with other shapes of the fused kernel and prints
+# their fused rows side by side.  A shape is TARGET:MINBLOCKS:PREFETCH:
+# the height interior strips are aimed at (FUSED_TH_TARGET), the resident
+# blocks per SM the register budget is set for (FUSED_MIN_BLOCKS) and the
+# rows loaded ahead (FUSED_PREFETCH, 3 or 5); see cuda/cudaedge-kernels.cu.
+# Usage: tests/bench/tune-fused.sh [SHAPE ...]
+#        (default 24:7:5 16:7:5 32:7:5 24:6:5 24:7:3)
 set -uo pipefail
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
-variants=${*:-8:6 8:1 16:1 4:8}
+variants=${*:-24:7:5 16:7:5 32:7:5 24:6:5 24:7:3}
 for v in $variants; do
-  th=${v%%:*}; mb=${v##*:}
-  b=/tmp/cudaedge-tune-$th-$mb
+  IFS=: read -r target mb pf <<< "$v"
+  b=/tmp/cudaedge-tune-$target-$mb-$pf
   meson setup "$b" "$SRC" -Dcuda=enabled -Dtests=enabled -Dexamples=disabled \
-    -Dcuda_args="-DFUSED_TH=$th -DFUSED_MIN_BLOCKS=$mb" >/dev/null 2>&1 &&
+    -Dcuda_args="-DFUSED_TH_TARGET=$target -DFUSED_MIN_BLOCKS=$mb -DFUSED_PREFETCH=$pf" >/dev/null 2>&1 &&
     ninja -C "$b" tests/bench/cudaedge-bench >/dev/null 2>&1 || { echo "$v: build failed"; continue; }
-  echo "== FUSED_TH=$th FUSED_MIN_BLOCKS=$mb"
-  "$b/tests/bench/cudaedge-bench" --size 4096x4096 --size 1920x1080 --runs 30 2>&1 |
+  echo "== FUSED_TH_TARGET=$target FUSED_MIN_BLOCKS=$mb FUSED_PREFETCH=$pf"
+  "$b/tests/bench/cudaedge-bench" --size 7680x4320 --size 3840x2160 --size 1920x1080 --runs 30 2>&1 |
     grep -E '^== |d2d copy \(ceiling\)|fused'
 done
