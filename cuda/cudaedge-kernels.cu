@@ -159,6 +159,9 @@ ce_kernels_probe (void)
 #ifndef FUSED_WARPS
 #define FUSED_WARPS 4
 #endif
+#ifndef FUSED_SHORT_MIN_BLOCKS
+#define FUSED_SHORT_MIN_BLOCKS 6        /* edge_fused_short_kernel */
+#endif
 /* Rows an interior strip loads ahead of the row it filters, so that
  * loads are in flight while rows are filtered (3 or 5: a whole number of
  * them per period of the rolling windows, 15 rows). */
@@ -359,6 +362,68 @@ edge_fused_interior (const uint8_t * __restrict__ luma, size_t luma_pitch,
     return --rows > 0;
   };
   while (ce_unroll < 0, UNROLL >::run (step)) {
+  }
+}
+
+/* The interior strips of small frames (edge_fused_short_kernel): exactly
+ * FUSED_TH rows with the row loop unrolled whole, so that every row's
+ * loads are issued at once, and the rolling windows are renamed
+ * registers.  Same arithmetic and arguments as edge_fused_interior. */
+template < bool BLUR, int NORM, int OUTPUT >
+static __device__ __forceinline__ void
+edge_fused_interior_short (const uint8_t * __restrict__ luma, size_t luma_pitch,
+    int64_t limit, uint8_t * __restrict__ dst, size_t dst_pitch)
+{
+  constexpr int R = BLUR ? 2 : 0;       /* blur radius in rows */
+  constexpr int ROWS = FUSED_TH + 2 + 2 * R;    /* Y rows read */
+  uint32_t hr[5][3];            /* horizontal sums by Y row, mod 5 */
+  int b[3][6];                  /* B rows by B row, mod 3 */
+
+#pragma unroll
+  for (int i = 0; i < ROWS; i++) {
+    const uint32_t *p = reinterpret_cast < const uint32_t * >(luma +
+        (size_t) i * luma_pitch);
+    const uint32_t w0 = __ldg (p), w1 = __ldg (p + 1), w2 = __ldg (p + 2);
+    const int j = i - 2 * R;    /* B row index, B row ys - 1 + j */
+
+    if (BLUR) {
+      ce_hpass_packed (w0, w1, w2, hr[i % 5]);
+      if (j < 0)
+        continue;
+#pragma unroll
+      for (int q = 0; q < 3; q++) {
+        uint32_t v = hr[(i + 1) % 5][q] + hr[i % 5][q]
+            + 6u * hr[(i + 3) % 5][q]
+            + 4u * (hr[(i + 2) % 5][q] + hr[(i + 4) % 5][q]);
+        b[j % 3][2 * q] = (int) (v & 0xffffu);
+        b[j % 3][2 * q + 1] = (int) (v >> 16);
+      }
+    } else {
+      b[j % 3][0] = (int) (w0 >> 24);
+      b[j % 3][1] = (int) (w1 & 0xffu);
+      b[j % 3][2] = (int) ((w1 >> 8) & 0xffu);
+      b[j % 3][3] = (int) ((w1 >> 16) & 0xffu);
+      b[j % 3][4] = (int) (w1 >> 24);
+      b[j % 3][5] = (int) (w2 & 0xffu);
+    }
+    if (j < 2)
+      continue;
+
+    /* Output row ys + j - 2 from B rows j - 2, j - 1, j. */
+    const int *bp = b[(j + 1) % 3], *bc = b[(j + 2) % 3], *bn = b[j % 3];
+    int v[6], d[6];
+#pragma unroll
+    for (int m = 0; m < 6; m++) {
+      v[m] = bp[m] + 2 * bc[m] + bn[m];
+      d[m] = bn[m] - bp[m];
+    }
+    uint32_t o[FUSED_PX];
+#pragma unroll
+    for (int m = 0; m < FUSED_PX; m++)
+      o[m] = ce_edge_value_fast < NORM, OUTPUT > (v[m + 2] - v[m],
+          d[m] + 2 * d[m + 1] + d[m + 2], limit, BLUR ? CE_BLUR_SCALE : 1);
+    *reinterpret_cast < uint32_t * >(dst + (size_t) (j - 2) * dst_pitch) =
+        o[0] | (o[1] << 8) | (o[2] << 16) | (o[3] << 24);
   }
 }
 
@@ -622,6 +687,42 @@ edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
       ye, limit, border, aligned_in, aligned_out, dst, dst_pitch);
 }
 
+/* Small frames, whose strips of FUSED_TH rows do not fill the GPU
+ * (fused_layout_make gives them the shortest strips): a 2-D grid whose
+ * blocks take FUSED_WARPS strips of FUSED_TH rows one above the other,
+ * each warp deciding alone whether its strip is interior.  Measured
+ * faster there than the layout of edge_fused_kernel (PERFORMANCE.md,
+ * "Kernel"). */
+#define FUSED_BLOCK_ROWS (FUSED_TH * FUSED_WARPS)
+template < bool BLUR, int NORM, int OUTPUT >
+static __global__ void __launch_bounds__ (32 * FUSED_WARPS,
+    FUSED_SHORT_MIN_BLOCKS)
+edge_fused_short_kernel (const uint8_t * __restrict__ luma,
+    size_t luma_pitch, int W, int H, int row0, int row1, int64_t limit,
+    ce_border_mode border, int aligned_in, int aligned_out,
+    uint8_t * __restrict__ dst, size_t dst_pitch)
+{
+  constexpr int R = BLUR ? 2 : 0;
+  const int x0 = blockIdx.x * FUSED_TW;
+  const int X = x0 + threadIdx.x * FUSED_PX;
+  const int ys = row0 + blockIdx.y * FUSED_BLOCK_ROWS + threadIdx.y * FUSED_TH;
+  if (X >= W || ys >= row1)
+    return;                     /* no lane talks to another: safe */
+  const int ye = min (ys + FUSED_TH, row1);
+
+  /* Warp-uniform: a whole strip whose reads and writes need no border
+   * rule and no partial stores takes the lean path. */
+  if (aligned_in && aligned_out && x0 >= 4 && x0 + FUSED_TW + 4 <= W
+      && ys - 1 - R >= 0 && ys + FUSED_TH + R < H && ye == ys + FUSED_TH) {
+    edge_fused_interior_short < BLUR, NORM, OUTPUT > (luma +
+        (size_t) (ys - 1 - R) * luma_pitch + X - 4, luma_pitch, limit,
+        dst + (size_t) ys * dst_pitch + X, dst_pitch);
+    return;
+  }
+  edge_fused_general < BLUR, NORM, OUTPUT > (luma, luma_pitch, W, H, X, ys,
+      ye, limit, border, aligned_in, aligned_out, dst, dst_pitch);
+}
+
 /* The strips of output rows [row0, row1), for a GPU that holds
  * resident_warps warps at once.  Interior strips are cut so that all the
  * strips make whole waves (every warp of a wave starts at once and they
@@ -699,6 +800,21 @@ fused_resident_warps (void)
   return sms * FUSED_MIN_BLOCKS * FUSED_WARPS;
 }
 
+/* Launches kernel <BLUR, norm, output> for the consts' norm and output. */
+#define CE_FUSED_DISPATCH(c, LAUNCH) do { \
+    if ((c)->norm == CE_NORM_L2) { \
+      if ((c)->output == CE_OUTPUT_EDGES) \
+        LAUNCH (CE_NORM_L2, CE_OUTPUT_EDGES); \
+      else \
+        LAUNCH (CE_NORM_L2, CE_OUTPUT_MAGNITUDE); \
+    } else { \
+      if ((c)->output == CE_OUTPUT_EDGES) \
+        LAUNCH (CE_NORM_L1, CE_OUTPUT_EDGES); \
+      else \
+        LAUNCH (CE_NORM_L1, CE_OUTPUT_MAGNITUDE); \
+    } \
+  } while (0)
+
 template < bool BLUR >
 static void
 edge_fused_dispatch (unsigned blocks, cudaStream_t stream,
@@ -710,17 +826,25 @@ edge_fused_dispatch (unsigned blocks, cudaStream_t stream,
 #define CE_FUSED_LAUNCH(N, O) \
   edge_fused_kernel < BLUR, N, O > <<< blocks, block, 0, stream >>> (luma, \
       luma_pitch, W, H, L, c->limit, c->border, ain, aout, dst, dst_pitch)
-  if (c->norm == CE_NORM_L2) {
-    if (c->output == CE_OUTPUT_EDGES)
-      CE_FUSED_LAUNCH (CE_NORM_L2, CE_OUTPUT_EDGES);
-    else
-      CE_FUSED_LAUNCH (CE_NORM_L2, CE_OUTPUT_MAGNITUDE);
-  } else {
-    if (c->output == CE_OUTPUT_EDGES)
-      CE_FUSED_LAUNCH (CE_NORM_L1, CE_OUTPUT_EDGES);
-    else
-      CE_FUSED_LAUNCH (CE_NORM_L1, CE_OUTPUT_MAGNITUDE);
-  }
+  CE_FUSED_DISPATCH (c, CE_FUSED_LAUNCH);
+#undef CE_FUSED_LAUNCH
+}
+
+template < bool BLUR >
+static void
+edge_fused_short_dispatch (cudaStream_t stream, const uint8_t * luma,
+    size_t luma_pitch, int W, int H, int row0, int row1,
+    const ce_edge_consts * c, int ain, int aout, uint8_t * dst,
+    size_t dst_pitch)
+{
+  const dim3 block (32, FUSED_WARPS);
+  const dim3 grid (ce_ceil_div (W, FUSED_TW),
+      ce_ceil_div (row1 - row0, FUSED_BLOCK_ROWS));
+#define CE_FUSED_LAUNCH(N, O) \
+  edge_fused_short_kernel < BLUR, N, O > <<< grid, block, 0, stream >>> ( \
+      luma, luma_pitch, W, H, row0, row1, c->limit, c->border, ain, aout, \
+      dst, dst_pitch)
+  CE_FUSED_DISPATCH (c, CE_FUSED_LAUNCH);
 #undef CE_FUSED_LAUNCH
 }
 
@@ -742,6 +866,21 @@ ce_launch_edge_fused (const uint8_t * d_luma, size_t luma_pitch, int width,
   const int ain = ((uintptr_t) d_luma % 4 == 0) && (luma_pitch % 4 == 0);
   const int aout = ((uintptr_t) d_dst % 4 == 0) && (dst_pitch % 4 == 0);
   const int resident = fused_resident_warps ();
+  const fused_layout whole = fused_layout_make (width, height, row0, row1,
+      consts->blur, ain && aout, resident);
+
+  /* Small frames: strips of the shortest height, grid of 2-D blocks. */
+  if (whole.th <= FUSED_TH_MIN)
+    return ce_launch_rows (row0, row1, CE_ROWS_PER_LAUNCH (FUSED_BLOCK_ROWS),
+        "edge_fused", [&] (int r0, int r1) {
+          if (consts->blur)
+            edge_fused_short_dispatch < true > (stream, d_luma, luma_pitch,
+                width, height, r0, r1, consts, ain, aout, d_dst, dst_pitch);
+          else
+            edge_fused_short_dispatch < false > (stream, d_luma, luma_pitch,
+                width, height, r0, r1, consts, ain, aout, d_dst, dst_pitch);
+        });
+
   /* At most about 2^30 warps per launch, whatever the width. */
   const long long cols = ce_ceil_div (width, FUSED_TW);
   const long long chunk = (1LL << 30) / cols * FUSED_TH;
@@ -749,8 +888,9 @@ ce_launch_edge_fused (const uint8_t * d_luma, size_t luma_pitch, int width,
       : (int) max (chunk, (long long) FUSED_TH);
   return ce_launch_rows (row0, row1, rows_per_launch, "edge_fused",
       [&] (int r0, int r1) {
-        const fused_layout L = fused_layout_make (width, height, r0, r1,
-            consts->blur, ain && aout, resident);
+        const fused_layout L = r1 - r0 == row1 - row0 ? whole
+            : fused_layout_make (width, height, r0, r1, consts->blur,
+            ain && aout, resident);
         const unsigned blocks = L.interior0 / FUSED_WARPS
             + L.interior_blocks;
         if (consts->blur)

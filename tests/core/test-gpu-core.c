@@ -1499,7 +1499,7 @@ static const struct
   int w, h;
 } sizes[] = {
   {1, 1}, {2, 3}, {3, 2}, {31, 33}, {613, 611}, {641, 481}, {1283, 37},
-  {1920, 1080}, {4096, 4096},
+  {1920, 1080}, {2565, 1443}, {4096, 4096},
 };
 
 /* Fewer images for the large frames; none of them with --quick. */
