@@ -468,6 +468,9 @@ ctx_create_on_device (int device_id, int n_streams, ce_cuda_ctx ** out)
     for (i = 0; i < MAX_BANDS; i++) {
       ce_band_events *e = &sl->events[i];
 
+      /* Counted first: a band whose events are made in part is freed
+       * too (ce_cuda_ctx_free skips the ones never made). */
+      sl->n_events = i + 1;
       CUDA_TRY (cudaEventCreate (&e->up_start));
       CUDA_TRY (cudaEventCreate (&e->up_end));
       CUDA_TRY (cudaEventCreate (&e->k_start));
@@ -477,7 +480,6 @@ ctx_create_on_device (int device_id, int n_streams, ce_cuda_ctx ** out)
               cudaEventDisableTiming));
       CUDA_TRY (cudaEventCreateWithFlags (&e->done,
               cudaEventDisableTiming));
-      sl->n_events = i + 1;
     }
   }
   *out = ctx;
@@ -520,14 +522,13 @@ ce_cuda_ctx_free (ce_cuda_ctx * ctx)
 
     for (i = 0; i < sl->n_events; i++) {
       ce_band_events *e = &sl->events[i];
+      cudaEvent_t *ev[] = { &e->up_start, &e->up_end, &e->k_start,
+        &e->k_end, &e->down_end, &e->ready, &e->done
+      };
 
-      cudaEventDestroy (e->up_start);
-      cudaEventDestroy (e->up_end);
-      cudaEventDestroy (e->k_start);
-      cudaEventDestroy (e->k_end);
-      cudaEventDestroy (e->down_end);
-      cudaEventDestroy (e->ready);
-      cudaEventDestroy (e->done);
+      for (size_t k = 0; k < sizeof (ev) / sizeof (ev[0]); k++)
+        if (*ev[k] != NULL)
+          cudaEventDestroy (*ev[k]);
     }
     buffer_release (&sl->d_src, 0);
     buffer_release (&sl->d_luma, 0);
