@@ -145,7 +145,7 @@ ce_kernels_probe (void)
  * B rows -1 and H likewise with the mapped row of the rolling window.
  *
  * The shape constants were chosen on an H200 with tests/bench/tune-fused.sh
- * (PERFORMANCE.md, "Kernel").
+ * (PERFORMANCE.md, "The fused kernel").
  */
 #define FUSED_PX 4                          /* columns per lane */
 #define FUSED_TW (32 * FUSED_PX)            /* columns per warp */
@@ -692,7 +692,7 @@ edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
  * blocks take FUSED_WARPS strips of FUSED_TH rows one above the other,
  * each warp deciding alone whether its strip is interior.  Measured
  * faster there than the layout of edge_fused_kernel (PERFORMANCE.md,
- * "Kernel"). */
+ * "The fused kernel"). */
 #define FUSED_BLOCK_ROWS (FUSED_TH * FUSED_WARPS)
 template < bool BLUR, int NORM, int OUTPUT >
 static __global__ void __launch_bounds__ (32 * FUSED_WARPS,
