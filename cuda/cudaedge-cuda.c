@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include <cuda_runtime_api.h>
+#include <cudaTypedefs.h>
 
 #include "cudaedge-core.h"
 #include "cudaedge-kernels.h"
@@ -243,7 +244,11 @@ ce_cuda_device_count (int *count)
  * the device is already current nothing is switched, so a context the
  * caller made current (ce_cuda_ctx_new_current) stays current.  Giving a
  * device back is cudaSetDevice, which since CUDA 12 makes that device's
- * primary context current (creating it the first time). */
+ * primary context current (creating it the first time).  A thread with
+ * no context current (cudaGetDevice answers 0 there too) has nothing to
+ * give back: it keeps the entry point's device, rather than having
+ * device 0's primary context made for it on a host whose pipeline runs
+ * on another GPU. */
 
 typedef struct
 {
@@ -256,6 +261,38 @@ typedef struct
 static _Thread_local int scopes_open;
 static _Thread_local unsigned long scopes_taken;
 
+/* The driver's cuCtxGetCurrent, found through the runtime so that the
+ * build needs no libcuda; NULL where the driver does not give it. */
+static PFN_cuCtxGetCurrent_v4000 ctx_get_current;
+static pthread_once_t ctx_get_current_once = PTHREAD_ONCE_INIT;
+
+static void
+ctx_get_current_find (void)
+{
+  enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSuccess;
+  void *fn = NULL;
+
+  if (cudaGetDriverEntryPointByVersion ("cuCtxGetCurrent", &fn, 4000,
+          cudaEnableDefault, &found) == cudaSuccess
+      && found == cudaDriverEntryPointSuccess)
+    ctx_get_current = (PFN_cuCtxGetCurrent_v4000) fn;
+  else
+    (void) cudaGetLastError ();
+}
+
+/* Whether the calling thread has a context current (1 where that cannot
+ * be told). */
+static int
+thread_has_context (void)
+{
+  CUcontext current = NULL;
+
+  pthread_once (&ctx_get_current_once, ctx_get_current_find);
+  if (ctx_get_current == NULL)
+    return 1;
+  return ctx_get_current (&current) != CUDA_SUCCESS || current != NULL;
+}
+
 static ce_status
 device_scope_take (ce_device_scope * scope, int device)
 {
@@ -263,7 +300,9 @@ device_scope_take (ce_device_scope * scope, int device)
 
   scope->device = device;
   scope->taken = 0;
-  if (cudaGetDevice (&scope->prev) != cudaSuccess) {
+  if (!thread_has_context ()) {
+    scope->prev = -1;
+  } else if (cudaGetDevice (&scope->prev) != cudaSuccess) {
     (void) cudaGetLastError ();
     scope->prev = -1;
   }

@@ -177,68 +177,476 @@ ce_kernels_probe (void)
 #define FUSED_TH_TARGET 24
 #endif
 
-/* Bytes ia and ib of w as the low and high 16-bit lanes. */
-#define CE_PAIR(w, ia, ib) __byte_perm ((w), 0u, 0x4040u | ((ib) << 8) | (ia))
-
-/* Byte 3 of a and byte 0 of b as the low and high 16-bit lanes. */
-static __device__ __forceinline__ uint32_t
-ce_pair_cross (uint32_t a, uint32_t b)
-{
-  return __byte_perm (a, b, 0x0403u) & 0x00ff00ffu;
-}
-
 /* Horizontal 5-tap sums for columns X-1 ... X+4 from the bytes of columns
  * X-4 ... X+7 (w0, w1, w2): h[p] holds columns X-1+2p (low) and X+2p
- * (high). */
+ * (high).  Column X-1+i sums bytes 1+i ... 5+i (byte k is column X-4+k):
+ * two 4-byte dot products each (__dp4a, on the FMA pipe), with the
+ * weights [1 4 6 4 1] placed at those bytes of w0 and w1 (i < 3) or w1
+ * and w2; the high column's sum goes in first, shifted, as the
+ * accumulator of the low one's. */
 static __device__ __forceinline__ void
 ce_hpass_packed (uint32_t w0, uint32_t w1, uint32_t w2, uint32_t h[3])
 {
-  /* q_j = (Y[j], Y[j+1]) with Y[k] the byte of column X-4+k. */
-  uint32_t q1 = CE_PAIR (w0, 1, 2);
-  uint32_t q2 = CE_PAIR (w0, 2, 3);
-  uint32_t q3 = ce_pair_cross (w0, w1);
-  uint32_t q4 = CE_PAIR (w1, 0, 1);
-  uint32_t q5 = CE_PAIR (w1, 1, 2);
-  uint32_t q6 = CE_PAIR (w1, 2, 3);
-  uint32_t q7 = ce_pair_cross (w1, w2);
-  uint32_t q8 = CE_PAIR (w2, 0, 1);
-  uint32_t q9 = CE_PAIR (w2, 1, 2);
-  h[0] = q1 + q5 + 6u * q3 + 4u * (q2 + q4);
-  h[1] = q3 + q7 + 6u * q5 + 4u * (q4 + q6);
-  h[2] = q5 + q9 + 6u * q7 + 4u * (q6 + q8);
+  const uint32_t c0a = 0x06040100u, c0b = 0x00000104u;  /* i = 0 and 4 */
+  const uint32_t c1a = 0x04010000u, c1b = 0x00010406u;  /* i = 1 and 5 */
+  const uint32_t c2a = 0x01000000u, c2b = 0x01040604u;  /* i = 2 */
+  const uint32_t c3a = 0x04060401u, c3b = 0x00000001u;  /* i = 3 */
+  const uint32_t h1 = __dp4a (w0, c1a, __dp4a (w1, c1b, 0u));
+  const uint32_t h3 = __dp4a (w1, c3a, __dp4a (w2, c3b, 0u));
+  const uint32_t h5 = __dp4a (w1, c1a, __dp4a (w2, c1b, 0u));
+  h[0] = __dp4a (w0, c0a, __dp4a (w1, c0b, h1 << 16));
+  h[1] = __dp4a (w0, c2a, __dp4a (w1, c2b, h3 << 16));
+  h[2] = __dp4a (w1, c0a, __dp4a (w2, c0b, h5 << 16));
 }
 
-/* ce_edge_value () with the l2 magnitude found without a 64-bit square
- * root loop.  k is the largest integer with (2k - 1) S <= 2 sqrt (n)
- * (docs/numerics.md, "Output"), that is floor (u) with u = sqrt (n) / S +
- * 1/2.  A float estimate of u is within 1e-3 of it, so its nearest
- * integer m is k or k + 1, and one exact test in 64-bit integers,
- * (2m - 1) S <= 2 sqrt (n), tells which.  The estimate is made on the FMA
- * pipes with a single special-function instruction (the reciprocal square
- * root): gx and gy become floats exactly by adding them to the bits of
- * 1.5 * 2^23 (|g| < 2^22), sqrt (q) is q / sqrt (q), and rounding to the
- * nearest integer is adding 1.5 * 2^23 again. */
-template < int NORM, int OUTPUT >
-static __device__ __forceinline__ uint32_t
-ce_edge_value_fast (int32_t gx, int32_t gy, int64_t limit, int scale)
+/* From B on, the chain runs on the FMA pipes: every value it needs is an
+ * integer below 2^24 in magnitude, which a float holds exactly, and the
+ * GPU issues float instructions at twice the rate of integer ones.  B
+ * (at most 65280) becomes the float 2^23 + B without a conversion: its
+ * bits are B with 0x4b000000 above them.  Differences of such offset
+ * floats are exact, so the Sobel is made of them:
+ *   gx = d_p + 2 d_c + d_n, with d = B[m+2] - B[m] in each B row;
+ *   gy = s_n - s_p, with s = B[m] + 2 B[m+1] + B[m+2] (kept offset);
+ * d and s are made once per B row, and a rolling window of three B rows
+ * is a window of three ce_brow. */
+#define CE_FOFF 8388608.0f              /* 2^23 */
+#define CE_FOFF_BITS 0x4b000000u
+
+struct ce_brow
 {
-  if (NORM != CE_NORM_L2 || OUTPUT != CE_OUTPUT_MAGNITUDE)
-    return ce_edge_value (gx, gy, limit, scale, (ce_norm) NORM,
-        (ce_output) OUTPUT);
+  float d[FUSED_PX];            /* B[m + 2] - B[m] */
+  float s[FUSED_PX];            /* 2^23 + B[m] + 2 B[m + 1] + B[m + 2] */
+};
 
-  const float magic = 12582912.0f;      /* 1.5 * 2^23, bits 0x4b400000 */
-  const float fx = __int_as_float (0x4b400000 + gx) - magic;
-  const float fy = __int_as_float (0x4b400000 + gy) - magic;
-  const float q = fmaf (fx, fx, fy * fy);
-  const float r = q * rsqrtf (fmaxf (q, 1.0f));    /* q is 0 or >= 1 */
-  const int m = __float_as_int (fmaf (r, 1.0f / (float) scale, 0.5f)
-      + magic) - 0x4b400000;
-  /* (2m - 1) S <= 2 sqrt (n): always when negative, else squared. */
-  const int64_t t = (int64_t) (2 * m - 1) * scale;
-  const int64_t n4 = 4 * ((int64_t) gx * gx + (int64_t) gy * gy);
-  const int k = (t < 0 || t * t <= n4) ? m : m - 1;
-  return (uint32_t) min (k, 255);
+/* The gradients of one row of a lane. */
+struct ce_grad
+{
+  float x[FUSED_PX], y[FUSED_PX];
+};
+
+/* The row of B whose columns X-1 ... X+4 are f[] (offset floats). */
+static __device__ __forceinline__ void
+ce_brow_make (const float f[6], ce_brow & r)
+{
+#pragma unroll
+  for (int m = 0; m < FUSED_PX; m++) {
+    r.d[m] = f[m + 2] - f[m];
+    /* f[m] - 3 2^23 = B - 2^24 is exact; the FMA's sum is B[m] + 2 B[m+1]
+     * exactly, and adding f[m + 2] puts the offset back. */
+    r.s[m] = fmaf (2.0f, f[m + 1], f[m] - 3.0f * CE_FOFF) + f[m + 2];
+  }
 }
+
+/* The row of zeros (border rule "zero"). */
+static __device__ __forceinline__ void
+ce_brow_zero (ce_brow & r)
+{
+#pragma unroll
+  for (int m = 0; m < FUSED_PX; m++) {
+    r.d[m] = 0.0f;
+    r.s[m] = CE_FOFF;
+  }
+}
+
+/* Offset floats of the B pairs v[] (16-bit lanes) of columns X-1 ... X+4. */
+static __device__ __forceinline__ void
+ce_unpack_pairs (const uint32_t v[3], float f[6])
+{
+#pragma unroll
+  for (int q = 0; q < 3; q++) {
+    f[2 * q] = __uint_as_float (__byte_perm (v[q], CE_FOFF_BITS, 0x7410u));
+    f[2 * q + 1] = __uint_as_float (__byte_perm (v[q], CE_FOFF_BITS,
+            0x7432u));
+  }
+}
+
+/* Offset floats of the bytes of columns X-1 ... X+4 (no blur: B = Y). */
+static __device__ __forceinline__ void
+ce_unpack_bytes (uint32_t w0, uint32_t w1, uint32_t w2, float f[6])
+{
+  f[0] = __uint_as_float (__byte_perm (w0, CE_FOFF_BITS, 0x7443u));
+  f[1] = __uint_as_float (__byte_perm (w1, CE_FOFF_BITS, 0x7440u));
+  f[2] = __uint_as_float (__byte_perm (w1, CE_FOFF_BITS, 0x7441u));
+  f[3] = __uint_as_float (__byte_perm (w1, CE_FOFF_BITS, 0x7442u));
+  f[4] = __uint_as_float (__byte_perm (w1, CE_FOFF_BITS, 0x7443u));
+  f[5] = __uint_as_float (__byte_perm (w2, CE_FOFF_BITS, 0x7440u));
+}
+
+/* gx and gy of the output row between B rows p and n. */
+static __device__ __forceinline__ void
+ce_sobel_rows (const ce_brow & p, const ce_brow & c, const ce_brow & n,
+    ce_grad & g)
+{
+#pragma unroll
+  for (int m = 0; m < FUSED_PX; m++) {
+    g.x[m] = fmaf (2.0f, c.d[m], p.d[m]) + n.d[m];
+    g.y[m] = n.s[m] - p.s[m];
+  }
+}
+
+/* The same on a stream of B rows, keeping only what later rows need:
+ * after B rows ... j - 1, j, a holds d (j - 1) + 2 d (j) and d, s0 and s1
+ * hold d (j), s (j - 1) and s (j). */
+struct ce_sobel_win
+{
+  float a[FUSED_PX], d[FUSED_PX], s0[FUSED_PX], s1[FUSED_PX];
+};
+
+/* Takes B row j + 1 (offset floats of columns X-1 ... X+4) and gives gx
+ * and gy of output row j.  The first two rows of a strip only fill the
+ * window (start from a zero window, and ignore their gx and gy). */
+static __device__ __forceinline__ void
+ce_sobel_push (ce_sobel_win & w, const float f[6], ce_grad & g)
+{
+  ce_brow r;
+  ce_brow_make (f, r);
+#pragma unroll
+  for (int m = 0; m < FUSED_PX; m++) {
+    g.x[m] = w.a[m] + r.d[m];
+    g.y[m] = r.s[m] - w.s0[m];
+    w.a[m] = fmaf (2.0f, r.d[m], w.d[m]);
+    w.d[m] = r.d[m];
+    w.s0[m] = w.s1[m];
+    w.s1[m] = r.s[m];
+  }
+}
+
+static __device__ __forceinline__ void
+ce_sobel_win_init (ce_sobel_win & w)
+{
+#pragma unroll
+  for (int m = 0; m < FUSED_PX; m++)
+    w.a[m] = w.d[m] = w.s0[m] = w.s1[m] = 0.0f;
+}
+
+/* The threshold as the kernels compare it (ce_fconsts_make). */
+struct ce_fconsts
+{
+  float lim;                    /* limit as a float */
+  float guard;                  /* l2 edges: |q - lim| beyond it decides */
+  int64_t limit;                /* the exact limit (ce_edge_consts) */
+};
+
+static ce_fconsts
+ce_fconsts_make (const ce_edge_consts * c)
+{
+  ce_fconsts k;
+  k.limit = c->limit;
+  if (c->norm == CE_NORM_L1) {
+    /* |gx| + |gy| < 2^20: a limit beyond 2^24 is never passed, and
+     * every integer up to it is a float. */
+    k.lim = (float) (c->limit < -1 ? -1 : c->limit > (1 << 24) ?
+        (1 << 24) : c->limit);
+    k.guard = 0.0f;
+  } else {
+    k.lim = (float) c->limit;
+    k.guard = fabsf (k.lim) * (1.0f / 1048576.0f);     /* 2^-20 */
+  }
+  return k;
+}
+
+/* The l2 magnitude's estimate of u = sqrt (n) / S + 1/2 (ce_edge_out),
+ * held below 255.5. */
+template < int SCALE >
+static __device__ __forceinline__ float
+ce_l2_u (float gx, float gy)
+{
+  const float q = fmaf (gx, gx, gy * gy);
+  const float r = q * rsqrtf (fmaxf (q, 1.0f));    /* q is 0 or >= 1 */
+  return fminf (fmaf (r, 1.0f / SCALE, 0.5f), 255.5f);
+}
+
+/* The four bytes of a row, exactly, where the estimates of ce_edge_out
+ * left one open: rare, so out of line, which keeps the row loops small.
+ * For the l2 magnitude, the nearest integer mm to the estimate of u is k
+ * or k + 1 (k = floor (u)): k = mm exactly where (2 mm - 1) S <=
+ * 2 sqrt (n), a test in 64-bit integers. */
+#ifndef CE_SETTLE_INLINE
+#define CE_SETTLE_ATTR __noinline__
+#else
+#define CE_SETTLE_ATTR __forceinline__
+#endif
+template < int OUTPUT, int SCALE >
+static __device__ CE_SETTLE_ATTR uint32_t
+ce_l2_settle (ce_grad g, int64_t limit)
+{
+  uint32_t out = 0;
+  for (int m = 0; m < FUSED_PX; m++) {
+    const int64_t gx = __float2int_rn (g.x[m]), gy = __float2int_rn (g.y[m]);
+    const int64_t n = gx * gx + gy * gy;
+    uint32_t v;
+    if (OUTPUT == CE_OUTPUT_EDGES) {
+      v = n > limit ? 255u : 0u;
+    } else {
+      const int mm = __float2int_rn (ce_l2_u < SCALE > (g.x[m], g.y[m]));
+      const int64_t t = (int64_t) (2 * mm - 1) * SCALE;
+      const int k = (t < 0 || t * t <= 4 * n) ? mm : mm - 1;
+      v = (uint32_t) min (k, 255);
+    }
+    out |= v << (8 * m);
+  }
+  return out;
+}
+
+/* The four output bytes of one row of a lane, packed: ce_edge_value ()
+ * of each gradient, exactly.
+ *
+ * l1: |gx| + |gy| < 2^20 and S is a power of two, so the sum, its
+ * comparison with the limit and s / S + 1/2 are exact floats; the floor
+ * is an add of 2^23 rounded towards zero (the byte is then the low
+ * byte of the bits).
+ *
+ * l2 edges: q = gx^2 + gy^2 as a float is within 2^-23 of n relatively,
+ * so q farther than 2^-20 lim from lim decides n > limit; a row with a
+ * pixel closer than that (a few in a million) is settled exactly.
+ *
+ * l2 magnitude: k is the largest integer with (2k - 1) S <= 2 sqrt (n)
+ * (docs/numerics.md, "Output"), that is floor (u) with u = sqrt (n) / S
+ * + 1/2.  The estimate of u (sqrt (q) as q rsqrt (q), one
+ * special-function instruction) is within 1.1e-4 of it below 256, so
+ * where its fraction is farther than 2^-12 from an integer its floor is
+ * k; a row with a pixel nearer (about 1 pixel in 2000) is settled
+ * exactly.  Estimates from 255.5 up give 255 whatever k is. */
+template < int NORM, int OUTPUT, int SCALE >
+static __device__ __forceinline__ uint32_t
+ce_edge_out (const ce_grad & g, const ce_fconsts & k)
+{
+  constexpr float inv_scale = 1.0f / SCALE;
+  constexpr float eps = 1.0f / 4096.0f;
+  uint32_t t[FUSED_PX];         /* magnitude: the byte in the low bits */
+  uint32_t out = 0;
+  float open = 0.0f;            /* l2 edges: > 0 where a pixel is open */
+  float far = 0.0f;             /* l2 magnitude: max |fraction - 1/2| */
+
+#pragma unroll
+  for (int m = 0; m < FUSED_PX; m++) {
+    if (NORM == CE_NORM_L1) {
+      const float s = fabsf (g.x[m]) + fabsf (g.y[m]);
+      if (OUTPUT == CE_OUTPUT_EDGES)
+        out |= s > k.lim ? 0xffu << (8 * m) : 0u;
+      else
+        t[m] = __float_as_uint (__fadd_rz (fminf (fmaf (s, inv_scale, 0.5f),
+                    255.0f), CE_FOFF));
+    } else if (OUTPUT == CE_OUTPUT_EDGES) {
+      const float q = fmaf (g.x[m], g.x[m], g.y[m] * g.y[m]);
+      out |= q > k.lim ? 0xffu << (8 * m) : 0u;
+      open = fmaxf (open, k.guard - fabsf (q - k.lim) + 1.0f);
+    } else {
+      const float u = ce_l2_u < SCALE > (g.x[m], g.y[m]);
+      t[m] = __float_as_uint (__fadd_rz (u, CE_FOFF));
+      far = fmaxf (far, fabsf (u - (__uint_as_float (t[m]) - CE_FOFF)
+              - 0.5f));
+    }
+  }
+  if (OUTPUT == CE_OUTPUT_MAGNITUDE)
+    out = __byte_perm (__byte_perm (t[0], t[1], 0x0040u),
+        __byte_perm (t[2], t[3], 0x0040u), 0x5410u);
+  if (NORM == CE_NORM_L2 && __builtin_expect (OUTPUT == CE_OUTPUT_EDGES ?
+          open >= 1.0f : far >= 0.5f - eps, 0))
+    out = ce_l2_settle < OUTPUT, SCALE > (g, k.limit);
+  return out;
+}
+
+/* The Sobel and the output on 32-bit integers, from B rows p, c and n
+ * (columns X-1 ... X+4): ce_edge_value () itself, with its 64-bit square
+ * test for l2. */
+template < int NORM, int OUTPUT, int SCALE >
+static __device__ __forceinline__ uint32_t
+ce_sobel_int_out (const int p[6], const int c[6], const int n[6],
+    const ce_fconsts & k)
+{
+  int v[6], d[6];
+  uint32_t o = 0;
+#pragma unroll
+  for (int m = 0; m < 6; m++) {
+    v[m] = p[m] + 2 * c[m] + n[m];
+    d[m] = n[m] - p[m];
+  }
+#pragma unroll
+  for (int m = 0; m < FUSED_PX; m++)
+    o |= (uint32_t) ce_edge_value (v[m + 2] - v[m],
+        d[m] + 2 * d[m + 1] + d[m + 2], k.limit, SCALE, (ce_norm) NORM,
+        (ce_output) OUTPUT) << (8 * m);
+  return o;
+}
+
+/* Two forms of the chain from B on, both exact: on floats (above), and
+ * on 32-bit integers, measured faster for the l2 edges (PERFORMANCE.md,
+ * "The fused kernel").  ce_rows_* serve the general strips: the B values
+ * of a row's columns X-1 ... X+4 (vals_*: which the column border rule
+ * then rearranges), made into a row (make), three rows into an output
+ * row (out). */
+template < int NORM, int OUTPUT, int SCALE >
+struct ce_rows_f
+{
+  typedef float val;
+  typedef ce_brow row;
+
+  static __device__ __forceinline__ val zero_val ()
+  {
+    return CE_FOFF;
+  }
+  static __device__ __forceinline__ void vals_pairs (const uint32_t v[3],
+      val f[6])
+  {
+    ce_unpack_pairs (v, f);
+  }
+  static __device__ __forceinline__ void vals_bytes (uint32_t w0,
+      uint32_t w1, uint32_t w2, val f[6])
+  {
+    ce_unpack_bytes (w0, w1, w2, f);
+  }
+  static __device__ __forceinline__ void make (const val f[6], row & r)
+  {
+    ce_brow_make (f, r);
+  }
+  static __device__ __forceinline__ void zero (row & r)
+  {
+    ce_brow_zero (r);
+  }
+  static __device__ __forceinline__ uint32_t out (const row & p,
+      const row & c, const row & n, const ce_fconsts & k)
+  {
+    ce_grad g;
+    ce_sobel_rows (p, c, n, g);
+    return ce_edge_out < NORM, OUTPUT, SCALE > (g, k);
+  }
+};
+
+template < int NORM, int OUTPUT, int SCALE >
+struct ce_rows_i
+{
+  typedef int val;
+  struct row
+  {
+    int b[6];
+  };
+
+  static __device__ __forceinline__ val zero_val ()
+  {
+    return 0;
+  }
+  static __device__ __forceinline__ void vals_pairs (const uint32_t v[3],
+      val b[6])
+  {
+#pragma unroll
+    for (int q = 0; q < 3; q++) {
+      b[2 * q] = (int) (v[q] & 0xffffu);
+      b[2 * q + 1] = (int) (v[q] >> 16);
+    }
+  }
+  static __device__ __forceinline__ void vals_bytes (uint32_t w0,
+      uint32_t w1, uint32_t w2, val b[6])
+  {
+    b[0] = (int) (w0 >> 24);
+    b[1] = (int) (w1 & 0xffu);
+    b[2] = (int) ((w1 >> 8) & 0xffu);
+    b[3] = (int) ((w1 >> 16) & 0xffu);
+    b[4] = (int) (w1 >> 24);
+    b[5] = (int) (w2 & 0xffu);
+  }
+  static __device__ __forceinline__ void make (const val b[6], row & r)
+  {
+#pragma unroll
+    for (int m = 0; m < 6; m++)
+      r.b[m] = b[m];
+  }
+  static __device__ __forceinline__ void zero (row & r)
+  {
+#pragma unroll
+    for (int m = 0; m < 6; m++)
+      r.b[m] = 0;
+  }
+  static __device__ __forceinline__ uint32_t out (const row & p,
+      const row & c, const row & n, const ce_fconsts & k)
+  {
+    return ce_sobel_int_out < NORM, OUTPUT, SCALE > (p.b, c.b, n.b, k);
+  }
+};
+
+/* The same for the row loops of interior strips, fed one B row at a
+ * time (push_pairs: the blur's packed pairs; push_bytes: Y without the
+ * blur); out () gives the output row above the last B row. */
+template < int NORM, int OUTPUT, int SCALE >
+struct ce_sobel_f
+{
+  ce_sobel_win w;
+  ce_grad g;
+
+  __device__ __forceinline__ ce_sobel_f ()
+  {
+    ce_sobel_win_init (w);
+  }
+  __device__ __forceinline__ void push_pairs (const uint32_t v[3])
+  {
+    float f[6];
+    ce_unpack_pairs (v, f);
+    ce_sobel_push (w, f, g);
+  }
+  __device__ __forceinline__ void push_bytes (uint32_t w0, uint32_t w1,
+      uint32_t w2)
+  {
+    float f[6];
+    ce_unpack_bytes (w0, w1, w2, f);
+    ce_sobel_push (w, f, g);
+  }
+  __device__ __forceinline__ uint32_t out (const ce_fconsts & k) const
+  {
+    return ce_edge_out < NORM, OUTPUT, SCALE > (g, k);
+  }
+};
+
+template < int NORM, int OUTPUT, int SCALE >
+struct ce_sobel_i
+{
+  typedef ce_rows_i < NORM, OUTPUT, SCALE > rows;
+  int p[6], c[6], n[6];         /* B rows j - 2, j - 1, j */
+
+  __device__ __forceinline__ ce_sobel_i ()
+  {
+#pragma unroll
+    for (int m = 0; m < 6; m++)
+      p[m] = c[m] = n[m] = 0;
+  }
+  __device__ __forceinline__ void next ()
+  {
+#pragma unroll
+    for (int m = 0; m < 6; m++) {
+      p[m] = c[m];
+      c[m] = n[m];
+    }
+  }
+  __device__ __forceinline__ void push_pairs (const uint32_t v[3])
+  {
+    next ();
+    rows::vals_pairs (v, n);
+  }
+  __device__ __forceinline__ void push_bytes (uint32_t w0, uint32_t w1,
+      uint32_t w2)
+  {
+    next ();
+    rows::vals_bytes (w0, w1, w2, n);
+  }
+  __device__ __forceinline__ uint32_t out (const ce_fconsts & k) const
+  {
+    return ce_sobel_int_out < NORM, OUTPUT, SCALE > (p, c, n, k);
+  }
+};
+
+/* The l2 edges take the integer form. */
+#ifndef CE_SOBEL_INT_L2_EDGES
+#define CE_SOBEL_INT_L2_EDGES 1
+#endif
+#define CE_INT_FORM(N, O) \
+  (CE_SOBEL_INT_L2_EDGES && (N) == CE_NORM_L2 && (O) == CE_OUTPUT_EDGES)
+template < int NORM, int OUTPUT, int SCALE >
+using ce_sobel = typename std::conditional < CE_INT_FORM (NORM, OUTPUT),
+    ce_sobel_i < NORM, OUTPUT, SCALE >,
+    ce_sobel_f < NORM, OUTPUT, SCALE > >::type;
+template < int NORM, int OUTPUT, int SCALE >
+using ce_rows = typename std::conditional < CE_INT_FORM (NORM, OUTPUT),
+    ce_rows_i < NORM, OUTPUT, SCALE >,
+    ce_rows_f < NORM, OUTPUT, SCALE > >::type;
 
 /* Calls f (integral_constant <int, K>) for K = B ... E - 1 in order, with
  * each K a constant, until f returns false; returns whether it never did.
@@ -276,38 +684,31 @@ template < int E > struct ce_unroll <E, E >
 template < bool BLUR, int NORM, int OUTPUT >
 static __device__ __forceinline__ void
 edge_fused_interior (const uint8_t * __restrict__ luma, size_t luma_pitch,
-    int rows, int64_t limit, uint8_t * __restrict__ dst, size_t dst_pitch)
+    int rows, const ce_fconsts & k, uint8_t * __restrict__ dst, size_t dst_pitch)
 {
   constexpr int R = BLUR ? 2 : 0;       /* blur radius in rows */
   constexpr int P = 2 * R + 2;  /* Y rows read before the first output */
   constexpr int UNROLL = 15;
   static_assert (UNROLL % FUSED_PREFETCH == 0, "a whole ring per period");
   uint32_t hr[5][3];            /* horizontal sums by Y row, mod 5 */
-  int b[3][6];                  /* B rows by B row, mod 3 */
+  ce_sobel < NORM, OUTPUT, BLUR ? CE_BLUR_SCALE : 1 > sob;
 
   /* Y row I (from ys - 1 - R): into the windows. */
   auto row_in = [&](auto I, uint32_t w0, uint32_t w1, uint32_t w2) {
-    constexpr int i = decltype (I)::value;
-    constexpr int j = i - 2 * R;        /* B row index, B row ys - 1 + j */
     if constexpr (BLUR) {
+      constexpr int i = decltype (I)::value;
       ce_hpass_packed (w0, w1, w2, hr[i % 5]);
-      if constexpr (j >= 0) {
+      if constexpr (i >= 2 * R) {
+        uint32_t v[3];
 #pragma unroll
-        for (int q = 0; q < 3; q++) {
-          uint32_t v = hr[(i + 1) % 5][q] + hr[i % 5][q]
+        for (int q = 0; q < 3; q++)
+          v[q] = hr[(i + 1) % 5][q] + hr[i % 5][q]
               + 6u * hr[(i + 3) % 5][q]
               + 4u * (hr[(i + 2) % 5][q] + hr[(i + 4) % 5][q]);
-          b[j % 3][2 * q] = (int) (v & 0xffffu);
-          b[j % 3][2 * q + 1] = (int) (v >> 16);
-        }
+        sob.push_pairs (v);
       }
     } else {
-      b[j % 3][0] = (int) (w0 >> 24);
-      b[j % 3][1] = (int) (w1 & 0xffu);
-      b[j % 3][2] = (int) ((w1 >> 8) & 0xffu);
-      b[j % 3][3] = (int) ((w1 >> 16) & 0xffu);
-      b[j % 3][4] = (int) (w1 >> 24);
-      b[j % 3][5] = (int) (w2 & 0xffu);
+      sob.push_bytes (w0, w1, w2);
     }
   };
   auto load = [&](const uint8_t * row, uint32_t & w0, uint32_t & w1,
@@ -328,36 +729,21 @@ edge_fused_interior (const uint8_t * __restrict__ luma, size_t luma_pitch,
   uint32_t pf[FUSED_PREFETCH][3];       /* rows i ... i + D - 1, mod D */
   const uint8_t *next = luma + (size_t) P * luma_pitch;
 #pragma unroll
-  for (int k = 0; k < FUSED_PREFETCH; k++, next += luma_pitch)
-    load (next, pf[k][0], pf[k][1], pf[k][2]);
+  for (int a = 0; a < FUSED_PREFETCH; a++, next += luma_pitch)
+    load (next, pf[a][0], pf[a][1], pf[a][2]);
 
   /* One output row; false after the strip's last.  The row index modulo
    * the period is all the windows need. */
   auto step = [&](auto K) {
-    constexpr int k = decltype (K)::value;
-    constexpr int i = P + k;
-    constexpr int j = i - 2 * R;
-    constexpr int f = k % FUSED_PREFETCH;
+    constexpr int i = P + decltype (K)::value;
+    constexpr int f = decltype (K)::value % FUSED_PREFETCH;
     const uint32_t w0 = pf[f][0], w1 = pf[f][1], w2 = pf[f][2];
     load (next, pf[f][0], pf[f][1], pf[f][2]);
     next += luma_pitch;
     row_in (std::integral_constant < int, i > (), w0, w1, w2);
 
-    /* Output row from B rows j - 2, j - 1, j. */
-    const int *bp = b[(j + 1) % 3], *bc = b[(j + 2) % 3], *bn = b[j % 3];
-    int v[6], d[6];
-#pragma unroll
-    for (int m = 0; m < 6; m++) {
-      v[m] = bp[m] + 2 * bc[m] + bn[m];
-      d[m] = bn[m] - bp[m];
-    }
-    uint32_t o[FUSED_PX];
-#pragma unroll
-    for (int m = 0; m < FUSED_PX; m++)
-      o[m] = ce_edge_value_fast < NORM, OUTPUT > (v[m + 2] - v[m],
-          d[m] + 2 * d[m + 1] + d[m + 2], limit, BLUR ? CE_BLUR_SCALE : 1);
-    *reinterpret_cast < uint32_t * >(dst) =
-        o[0] | (o[1] << 8) | (o[2] << 16) | (o[3] << 24);
+    /* Output row from B rows i - 2R - 2 ... i - 2R. */
+    *reinterpret_cast < uint32_t * >(dst) = sob.out (k);
     dst += dst_pitch;
     return --rows > 0;
   };
@@ -372,12 +758,12 @@ edge_fused_interior (const uint8_t * __restrict__ luma, size_t luma_pitch,
 template < bool BLUR, int NORM, int OUTPUT >
 static __device__ __forceinline__ void
 edge_fused_interior_short (const uint8_t * __restrict__ luma, size_t luma_pitch,
-    int64_t limit, uint8_t * __restrict__ dst, size_t dst_pitch)
+    const ce_fconsts & k, uint8_t * __restrict__ dst, size_t dst_pitch)
 {
   constexpr int R = BLUR ? 2 : 0;       /* blur radius in rows */
   constexpr int ROWS = FUSED_TH + 2 + 2 * R;    /* Y rows read */
   uint32_t hr[5][3];            /* horizontal sums by Y row, mod 5 */
-  int b[3][6];                  /* B rows by B row, mod 3 */
+  ce_sobel < NORM, OUTPUT, BLUR ? CE_BLUR_SCALE : 1 > sob;
 
 #pragma unroll
   for (int i = 0; i < ROWS; i++) {
@@ -390,40 +776,22 @@ edge_fused_interior_short (const uint8_t * __restrict__ luma, size_t luma_pitch,
       ce_hpass_packed (w0, w1, w2, hr[i % 5]);
       if (j < 0)
         continue;
+      uint32_t v[3];
 #pragma unroll
-      for (int q = 0; q < 3; q++) {
-        uint32_t v = hr[(i + 1) % 5][q] + hr[i % 5][q]
+      for (int q = 0; q < 3; q++)
+        v[q] = hr[(i + 1) % 5][q] + hr[i % 5][q]
             + 6u * hr[(i + 3) % 5][q]
             + 4u * (hr[(i + 2) % 5][q] + hr[(i + 4) % 5][q]);
-        b[j % 3][2 * q] = (int) (v & 0xffffu);
-        b[j % 3][2 * q + 1] = (int) (v >> 16);
-      }
+      sob.push_pairs (v);
     } else {
-      b[j % 3][0] = (int) (w0 >> 24);
-      b[j % 3][1] = (int) (w1 & 0xffu);
-      b[j % 3][2] = (int) ((w1 >> 8) & 0xffu);
-      b[j % 3][3] = (int) ((w1 >> 16) & 0xffu);
-      b[j % 3][4] = (int) (w1 >> 24);
-      b[j % 3][5] = (int) (w2 & 0xffu);
+      sob.push_bytes (w0, w1, w2);
     }
     if (j < 2)
       continue;
 
     /* Output row ys + j - 2 from B rows j - 2, j - 1, j. */
-    const int *bp = b[(j + 1) % 3], *bc = b[(j + 2) % 3], *bn = b[j % 3];
-    int v[6], d[6];
-#pragma unroll
-    for (int m = 0; m < 6; m++) {
-      v[m] = bp[m] + 2 * bc[m] + bn[m];
-      d[m] = bn[m] - bp[m];
-    }
-    uint32_t o[FUSED_PX];
-#pragma unroll
-    for (int m = 0; m < FUSED_PX; m++)
-      o[m] = ce_edge_value_fast < NORM, OUTPUT > (v[m + 2] - v[m],
-          d[m] + 2 * d[m + 1] + d[m + 2], limit, BLUR ? CE_BLUR_SCALE : 1);
     *reinterpret_cast < uint32_t * >(dst + (size_t) (j - 2) * dst_pitch) =
-        o[0] | (o[1] << 8) | (o[2] << 16) | (o[3] << 24);
+        sob.out (k);
   }
 }
 
@@ -432,7 +800,7 @@ edge_fused_interior_short (const uint8_t * __restrict__ luma, size_t luma_pitch,
 template < bool BLUR, int NORM, int OUTPUT >
 static __device__ __forceinline__ void
 edge_fused_general (const uint8_t * __restrict__ luma, size_t luma_pitch,
-    int W, int H, int X, int ys, int ye, int64_t limit,
+    int W, int H, int X, int ys, int ye, const ce_fconsts & k,
     ce_border_mode border, int aligned_in, int aligned_out,
     uint8_t * __restrict__ dst, size_t dst_pitch)
 {
@@ -498,11 +866,15 @@ edge_fused_general (const uint8_t * __restrict__ luma, size_t luma_pitch,
   };
 
   uint32_t hw[5][3];            /* horizontal sums, rows r-2 ... r+2 */
+  typedef ce_rows < NORM, OUTPUT, BLUR ? CE_BLUR_SCALE : 1 > rows;
+  typedef typename rows::val val;
+  typedef typename rows::row row;
 
   /* B of the next row (rows come in order from fetch_row) for columns
    * X-1 ... X+4, before the y border fix. */
-  auto next_brow = [&](int b[6]) {
+  auto next_brow = [&](row & r) {
     uint32_t w0, w1, w2;
+    val f[6];
     if (BLUR) {
 #pragma unroll
       for (int i = 0; i < 4; i++) {
@@ -512,41 +884,36 @@ edge_fused_general (const uint8_t * __restrict__ luma, size_t luma_pitch,
       }
       fetch_row (w0, w1, w2);     /* row r + 2 */
       ce_hpass_packed (w0, w1, w2, hw[4]);
+      uint32_t v[3];
 #pragma unroll
-      for (int p = 0; p < 3; p++) {
-        uint32_t v = hw[0][p] + hw[4][p] + 6u * hw[2][p]
+      for (int p = 0; p < 3; p++)
+        v[p] = hw[0][p] + hw[4][p] + 6u * hw[2][p]
             + 4u * (hw[1][p] + hw[3][p]);
-        b[2 * p] = (int) (v & 0xffffu);
-        b[2 * p + 1] = (int) (v >> 16);
-      }
+      rows::vals_pairs (v, f);
     } else {
       fetch_row (w0, w1, w2);     /* row r */
-      b[0] = (int) (w0 >> 24);
-      b[1] = (int) (w1 & 0xffu);
-      b[2] = (int) ((w1 >> 8) & 0xffu);
-      b[3] = (int) ((w1 >> 16) & 0xffu);
-      b[4] = (int) (w1 >> 24);
-      b[5] = (int) (w2 & 0xffu);
+      rows::vals_bytes (w0, w1, w2, f);
     }
     if (!fast) {
-      int src[6];
+      val src[6];
 #pragma unroll
       for (int m = 0; m < 6; m++)
-        src[m] = b[m];
+        src[m] = f[m];
 #pragma unroll
       for (int m = 0; m < 6; m++) {
         unsigned code = (fix >> (4 * m)) & 15u;
-        int v = src[0];
+        val v = src[0];
 #pragma unroll
         for (int q = 1; q < 6; q++)
           if (code == (unsigned) q)
             v = src[q];
         if (code == 7u)
-          b[m] = 0;
+          f[m] = rows::zero_val ();    /* B = 0 */
         else if (code < 6u)
-          b[m] = v;
+          f[m] = v;
       }
     }
+    rows::make (f, r);
   };
 
   if (BLUR) {
@@ -558,7 +925,7 @@ edge_fused_general (const uint8_t * __restrict__ luma, size_t luma_pitch,
       ce_hpass_packed (hw[i][0], hw[i][1], hw[i][2], hw[i]);
   }
 
-  int bp[6], bc[6], bn[6];
+  row bp, bc, bn;
   next_brow (bp);               /* B row ys - 1 */
   next_brow (bc);               /* B row ys */
 
@@ -570,45 +937,29 @@ edge_fused_general (const uint8_t * __restrict__ luma, size_t luma_pitch,
   for (int y = ys; y < ye; y++, drow += dst_pitch) {
     next_brow (bn);             /* B row y + 1 */
     if (y == 0) {               /* B row -1 -> row 0, row 1 or zeros */
-#pragma unroll
-      for (int m = 0; m < 6; m++)
-        bp[m] = zero ? 0 : (refl ? bn[m] : bc[m]);
+      if (zero)
+        rows::zero (bp);
+      else
+        bp = refl ? bn : bc;
     }
     if (y + 1 == H) {           /* B row H -> row H-1, row H-2 or zeros */
-#pragma unroll
-      for (int m = 0; m < 6; m++)
-        bn[m] = zero ? 0 : (refl ? bp[m] : bc[m]);
+      if (zero)
+        rows::zero (bn);
+      else
+        bn = refl ? bp : bc;
     }
 
-    int v[6], d[6];
-#pragma unroll
-    for (int m = 0; m < 6; m++) {
-      v[m] = bp[m] + 2 * bc[m] + bn[m];
-      d[m] = bn[m] - bp[m];
-    }
-    uint32_t o[FUSED_PX];
-#pragma unroll
-    for (int m = 0; m < FUSED_PX; m++) {
-      int gx = v[m + 2] - v[m];
-      int gy = d[m] + 2 * d[m + 1] + d[m + 2];
-      o[m] = ce_edge_value_fast < NORM, OUTPUT > (gx, gy, limit,
-          BLUR ? CE_BLUR_SCALE : 1);
-    }
+    const uint32_t out = rows::out (bp, bc, bn, k);
     if (store32) {
-      *reinterpret_cast < uint32_t * >(drow) =
-          o[0] | (o[1] << 8) | (o[2] << 16) | (o[3] << 24);
+      *reinterpret_cast < uint32_t * >(drow) = out;
     } else {
 #pragma unroll
       for (int m = 0; m < FUSED_PX; m++)
         if (X + m < W)
-          drow[m] = (uint8_t) o[m];
+          drow[m] = (uint8_t) (out >> (8 * m));
     }
-
-#pragma unroll
-    for (int m = 0; m < 6; m++) {
-      bp[m] = bc[m];
-      bc[m] = bn[m];
-    }
+    bp = bc;
+    bc = bn;
   }
 }
 
@@ -636,7 +987,7 @@ struct fused_layout
 template < bool BLUR, int NORM, int OUTPUT >
 static __global__ void __launch_bounds__ (32 * FUSED_WARPS, FUSED_MIN_BLOCKS)
 edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
-    int W, int H, fused_layout L, int64_t limit, ce_border_mode border,
+    int W, int H, fused_layout L, ce_fconsts k, ce_border_mode border,
     int aligned_in, int aligned_out, uint8_t * __restrict__ dst,
     size_t dst_pitch)
 {
@@ -658,7 +1009,7 @@ edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
     const int X = c * FUSED_TW + threadIdx.x * FUSED_PX;
     edge_fused_interior < BLUR, NORM, OUTPUT > (luma +
         (size_t) (ys - 1 - R) * luma_pitch + X - 4, luma_pitch, ye - ys,
-        limit, dst + (size_t) ys * dst_pitch + X, dst_pitch);
+        k, dst + (size_t) ys * dst_pitch + X, dst_pitch);
     return;
   }
   if (w >= L.n_general)
@@ -684,7 +1035,7 @@ edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
   if (X >= W)
     return;                     /* no lane talks to another: safe */
   edge_fused_general < BLUR, NORM, OUTPUT > (luma, luma_pitch, W, H, X, ys,
-      ye, limit, border, aligned_in, aligned_out, dst, dst_pitch);
+      ye, k, border, aligned_in, aligned_out, dst, dst_pitch);
 }
 
 /* Small frames, whose strips of FUSED_TH rows do not fill the GPU
@@ -698,7 +1049,7 @@ template < bool BLUR, int NORM, int OUTPUT >
 static __global__ void __launch_bounds__ (32 * FUSED_WARPS,
     FUSED_SHORT_MIN_BLOCKS)
 edge_fused_short_kernel (const uint8_t * __restrict__ luma,
-    size_t luma_pitch, int W, int H, int row0, int row1, int64_t limit,
+    size_t luma_pitch, int W, int H, int row0, int row1, ce_fconsts k,
     ce_border_mode border, int aligned_in, int aligned_out,
     uint8_t * __restrict__ dst, size_t dst_pitch)
 {
@@ -715,12 +1066,12 @@ edge_fused_short_kernel (const uint8_t * __restrict__ luma,
   if (aligned_in && aligned_out && x0 >= 4 && x0 + FUSED_TW + 4 <= W
       && ys - 1 - R >= 0 && ys + FUSED_TH + R < H && ye == ys + FUSED_TH) {
     edge_fused_interior_short < BLUR, NORM, OUTPUT > (luma +
-        (size_t) (ys - 1 - R) * luma_pitch + X - 4, luma_pitch, limit,
+        (size_t) (ys - 1 - R) * luma_pitch + X - 4, luma_pitch, k,
         dst + (size_t) ys * dst_pitch + X, dst_pitch);
     return;
   }
   edge_fused_general < BLUR, NORM, OUTPUT > (luma, luma_pitch, W, H, X, ys,
-      ye, limit, border, aligned_in, aligned_out, dst, dst_pitch);
+      ye, k, border, aligned_in, aligned_out, dst, dst_pitch);
 }
 
 /* The strips of output rows [row0, row1), for a GPU that holds
@@ -823,9 +1174,10 @@ edge_fused_dispatch (unsigned blocks, cudaStream_t stream,
     uint8_t * dst, size_t dst_pitch)
 {
   const dim3 block (32, FUSED_WARPS);
+  const ce_fconsts k = ce_fconsts_make (c);
 #define CE_FUSED_LAUNCH(N, O) \
   edge_fused_kernel < BLUR, N, O > <<< blocks, block, 0, stream >>> (luma, \
-      luma_pitch, W, H, L, c->limit, c->border, ain, aout, dst, dst_pitch)
+      luma_pitch, W, H, L, k, c->border, ain, aout, dst, dst_pitch)
   CE_FUSED_DISPATCH (c, CE_FUSED_LAUNCH);
 #undef CE_FUSED_LAUNCH
 }
@@ -840,9 +1192,10 @@ edge_fused_short_dispatch (cudaStream_t stream, const uint8_t * luma,
   const dim3 block (32, FUSED_WARPS);
   const dim3 grid (ce_ceil_div (W, FUSED_TW),
       ce_ceil_div (row1 - row0, FUSED_BLOCK_ROWS));
+  const ce_fconsts k = ce_fconsts_make (c);
 #define CE_FUSED_LAUNCH(N, O) \
   edge_fused_short_kernel < BLUR, N, O > <<< grid, block, 0, stream >>> ( \
-      luma, luma_pitch, W, H, row0, row1, c->limit, c->border, ain, aout, \
+      luma, luma_pitch, W, H, row0, row1, k, c->border, ain, aout, \
       dst, dst_pitch)
   CE_FUSED_DISPATCH (c, CE_FUSED_LAUNCH);
 #undef CE_FUSED_LAUNCH
