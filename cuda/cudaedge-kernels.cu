@@ -119,12 +119,14 @@ ce_kernels_probe (void)
  * registers and no shared memory or __syncthreads is needed.  Per row a
  * lane loads three aligned 32-bit words (bytes X-4 ... X+7), makes the
  * horizontal 5-tap sums for columns X-1 ... X+4 as packed pairs of 16-bit
- * lanes (max 4080, so 2 sums per register and one IMAD/IADD does two
- * pixels), then the vertical 5-tap on the packed pairs (max 65280, still no
- * carry between lanes), giving B for the 6 columns the Sobel needs.  The
- * Sobel is done separably in 32-bit integers ([1 2 1] down then a
+ * lanes (4-byte dot products; max 4080, so 2 sums per register and one
+ * IMAD/IADD does two pixels), then the vertical 5-tap on the packed pairs
+ * (max 65280, still no carry between lanes), giving B for the 6 columns
+ * the Sobel needs.  The Sobel is separable ([1 2 1] down then a
  * difference across for gx; a difference down then [1 2 1] across for
- * gy), then ce_edge_value.  Output: one 32-bit store per lane and row.
+ * gy), then the output of ce_edge_value: in 32-bit integers for the l2
+ * edges, on exact floats for the others (ce_sobel, ce_rows).  Output:
+ * one 32-bit store per lane and row.
  *
  * Strips (fused_layout_make): the strips whose reads all fall inside the
  * frame (interior strips) are cut so that the launch is whole waves of
@@ -199,16 +201,17 @@ ce_hpass_packed (uint32_t w0, uint32_t w1, uint32_t w2, uint32_t h[3])
   h[2] = __dp4a (w1, c0a, __dp4a (w2, c0b, h5 << 16));
 }
 
-/* From B on, the chain runs on the FMA pipes: every value it needs is an
- * integer below 2^24 in magnitude, which a float holds exactly, and the
- * GPU issues float instructions at twice the rate of integer ones.  B
- * (at most 65280) becomes the float 2^23 + B without a conversion: its
- * bits are B with 0x4b000000 above them.  Differences of such offset
- * floats are exact, so the Sobel is made of them:
+/* The chain from B on, in floats (ce_sobel and ce_rows say which
+ * outputs take it): every value it needs is an integer below 2^24 in
+ * magnitude, which a float holds exactly, and float instructions can go
+ * to both FMA pipes where integer ones share the ALU and the FMA-heavy
+ * pipe.  B (at most 65280) becomes the float 2^23 + B without a
+ * conversion: its bits are B with 0x4b000000 above them.  Differences of
+ * such offset floats are exact, so the Sobel is made of them:
  *   gx = d_p + 2 d_c + d_n, with d = B[m+2] - B[m] in each B row;
  *   gy = s_n - s_p, with s = B[m] + 2 B[m+1] + B[m+2] (kept offset);
- * d and s are made once per B row, and a rolling window of three B rows
- * is a window of three ce_brow. */
+ * d and s are made once per B row (ce_brow); the row loops keep only the
+ * sums later rows need (ce_sobel_win). */
 #define CE_FOFF 8388608.0f              /* 2^23 */
 #define CE_FOFF_BITS 0x4b000000u
 
