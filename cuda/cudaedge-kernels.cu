@@ -364,13 +364,8 @@ ce_l2_u (float gx, float gy)
  * For the l2 magnitude, the nearest integer mm to the estimate of u is k
  * or k + 1 (k = floor (u)): k = mm exactly where (2 mm - 1) S <=
  * 2 sqrt (n), a test in 64-bit integers. */
-#ifndef CE_SETTLE_INLINE
-#define CE_SETTLE_ATTR __noinline__
-#else
-#define CE_SETTLE_ATTR __forceinline__
-#endif
 template < int OUTPUT, int SCALE >
-static __device__ CE_SETTLE_ATTR uint32_t
+static __device__ __noinline__ uint32_t
 ce_l2_settle (ce_grad g, int64_t limit)
 {
   uint32_t out = 0;
