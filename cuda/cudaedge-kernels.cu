@@ -153,6 +153,11 @@ ce_kernels_probe (void)
 #define FUSED_TW (32 * FUSED_PX)            /* columns per warp */
 /* Rows of a general strip. */
 #define FUSED_TH 8
+/* Lanes of a warp that take side strips (one strip each, every lane in
+ * other rows, so each of its loads touches this many cache lines). */
+#ifndef FUSED_SIDE_LANES
+#define FUSED_SIDE_LANES 8
+#endif
 /* Resident blocks per SM the register budget is set for (7: at most 72
  * registers), and warps per block. */
 #ifndef FUSED_MIN_BLOCKS
@@ -793,8 +798,73 @@ edge_fused_interior_short (const uint8_t * __restrict__ luma, size_t luma_pitch,
   }
 }
 
+/* The byte selectors (__byte_perm) that give a word lane of
+ * edge_fused_general its 12 bytes through the border rule, or for the
+ * zero border the masks that clear the bytes outside the frame.  Lane X
+ * (W >= 12) loads the words at X - 4 (when X >= 4), X, and X + 4 (when
+ * X + 4 < W; a word not loaded is 0).  Then w0 = prmt (w0, w1, qa),
+ * w1 = prmt (w0, w1, qa >> 16), w2 = prmt (w1, w2, qb), or w1 &= qa,
+ * w2 &= qb.  Every byte the lane's outputs need maps inside its 12 bytes
+ * (the left lane's columns -3 ... -1 to 0 ... 3; a right lane's columns
+ * W ... W + 1 to W - 3 ... W - 1, at or right of X - 4), so one word on
+ * each side suffices; bytes no output needs keep what they have. */
+static __device__ __forceinline__ void
+ce_side_selectors (int X, int W, ce_border_mode border, unsigned &qa,
+    unsigned &qb)
+{
+  const bool zero = border == CE_BORDER_ZERO;
+  qa = zero ? ~0u : 0x76543210u;        /* identity */
+  qb = zero ? ~0u : 0x7654u;
+  if (X >= 4 && X + 8 <= W)
+    return;
+  if (X < 4) {                  /* X == 0: columns -4 ... -1 from w1 */
+    if (zero)
+      return;                   /* w0 is not loaded: 0 */
+    unsigned s0 = 0;
+#pragma unroll
+    for (int k = 1; k < 4; k++)
+      s0 |= (unsigned) (4 + ce_border_index (k - 4, W, border)) << (4 * k);
+    qa = s0 | 0x76540000u;
+    return;
+  }
+  unsigned s1 = 0, s2 = 0, m1 = 0, m2 = 0;
+#pragma unroll
+  for (int k = 0; k < 4; k++) {
+    const int c1 = X + k, c2 = X + 4 + k;
+    unsigned n1 = 4 + k, n2 = 4 + k;    /* keep */
+    if (c1 < W)
+      m1 |= 0xffu << (8 * k);
+    else {
+      const int m = ce_border_index (c1, W, border);
+      if (m >= X && m < X + 4)
+        n1 = 4 + (m - X);
+      else if (m >= X - 4 && m < X)
+        n1 = m - (X - 4);
+    }
+    if (c2 < W)
+      m2 |= 0xffu << (8 * k);
+    else {
+      const int m = ce_border_index (c2, W, border);
+      if (m >= X + 4 && m < X + 8)
+        n2 = 4 + (m - X - 4);
+      else if (m >= X && m < X + 4)
+        n2 = m - X;
+    }
+    s1 |= n1 << (4 * k);
+    s2 |= n2 << (4 * k);
+  }
+  if (zero) {
+    qa = m1;
+    qb = m2;
+  } else {
+    qa = 0x3210u | s1 << 16;
+    qb = s2;
+  }
+}
+
 /* Any strip: rows [ys, ye) of the lane's columns X ... X+3, with the
- * border rule wherever a read leaves the frame. */
+ * border rule wherever a read leaves the frame.  Lanes may differ in X,
+ * ys and ye. */
 template < bool BLUR, int NORM, int OUTPUT >
 static __device__ __forceinline__ void
 edge_fused_general (const uint8_t * __restrict__ luma, size_t luma_pitch,
@@ -802,15 +872,24 @@ edge_fused_general (const uint8_t * __restrict__ luma, size_t luma_pitch,
     ce_border_mode border, int aligned_in, int aligned_out,
     uint8_t * __restrict__ dst, size_t dst_pitch)
 {
-  /* Fast lanes read their 12 bytes as 3 aligned words, all in the frame. */
-  const bool fast = aligned_in && X >= 4 && X + 8 <= W;
-  int off[12];                  /* slow lanes: mapped column or -1 */
-  unsigned fix = 0;             /* slow lanes: per B column, 4 bits */
-  if (!fast) {
+  /* Word lanes read their 12 bytes as up to 3 aligned words and put the
+   * border rule on them with byte selects (ce_side_selectors); the
+   * others (unaligned data, narrow frames) fetch bytes one by one. */
+  const bool words = aligned_in && W >= 12;
+  const bool zero = border == CE_BORDER_ZERO;
+  int off[12];                  /* byte lanes: mapped column or -1 */
+  unsigned fix = 0;             /* per B column, 4 bits */
+  unsigned qa, qb;
+  if (words) {
+    ce_side_selectors (X, W, border, qa, qb);
+  } else {
 #pragma unroll
     for (int k = 0; k < 12; k++)
       off[k] = (k == 0 || k == 11) ? -1
           : ce_border_index (X - 4 + k, W, border);
+  }
+  const bool inner = X >= 1 && X + 4 < W;       /* B columns in the frame */
+  if (!inner) {
 #pragma unroll
     for (int m = 0; m < 6; m++) {
       int col = X - 1 + m;
@@ -832,11 +911,21 @@ edge_fused_general (const uint8_t * __restrict__ luma, size_t luma_pitch,
     if (rr < 0)
       return;
     const uint8_t *row = luma + (size_t) rr * luma_pitch;
-    if (fast) {
-      const uint32_t *p = reinterpret_cast < const uint32_t * >(row + X - 4);
-      w0 = __ldg (p);
-      w1 = __ldg (p + 1);
-      w2 = __ldg (p + 2);
+    if (words) {
+      const uint32_t *p = reinterpret_cast < const uint32_t * >(row + X);
+      if (X >= 4)
+        w0 = __ldg (p - 1);
+      w1 = __ldg (p);
+      if (X + 4 < W)
+        w2 = __ldg (p + 1);
+      if (zero) {
+        w1 &= qa;
+        w2 &= qb;
+      } else {
+        w0 = __byte_perm (w0, w1, qa);
+        w1 = __byte_perm (w0, w1, qa >> 16);
+        w2 = __byte_perm (w1, w2, qb);
+      }
     } else {
       uint32_t w[3] = { 0, 0, 0 };
 #pragma unroll
@@ -892,7 +981,7 @@ edge_fused_general (const uint8_t * __restrict__ luma, size_t luma_pitch,
       fetch_row (w0, w1, w2);     /* row r */
       rows::vals_bytes (w0, w1, w2, f);
     }
-    if (!fast) {
+    if (!inner) {
       val src[6];
 #pragma unroll
       for (int m = 0; m < 6; m++)
@@ -927,7 +1016,6 @@ edge_fused_general (const uint8_t * __restrict__ luma, size_t luma_pitch,
   next_brow (bp);               /* B row ys - 1 */
   next_brow (bc);               /* B row ys */
 
-  const bool zero = border == CE_BORDER_ZERO;
   const bool refl = border == CE_BORDER_REFLECT && H > 1;
   const bool store32 = aligned_out && X + 4 <= W;
   uint8_t *drow = dst + (size_t) ys * dst_pitch + X;
@@ -962,25 +1050,48 @@ edge_fused_general (const uint8_t * __restrict__ luma, size_t luma_pitch,
 }
 
 /* Which strip each warp of a launch takes.  The launch covers output rows
- * [row0, row1); warp column c covers columns c FUSED_TW ... + FUSED_TW - 1.
- * Interior strips, th rows tall, take rows [ia, ib) of the warp columns
- * [c0, c1), whose reads need no border rule; general strips, FUSED_TH
- * rows tall, take the rest: the band above ia, the band below ib (every
- * column), and rows [ia, ib) of the columns outside [c0, c1).  Warps
+ * [row0, row1); warp column c covers columns c FUSED_TW ... + FUSED_TW - 1,
+ * lane l of it the 4 columns from X = c FUSED_TW + 4 l.  Interior strips,
+ * th rows tall, take rows [ia, ib) of every warp column, in the lanes
+ * whose 12 bytes lie inside the frame (4 <= X <= W - 8: all but the
+ * first lane of the first column and the last one or two lanes of the
+ * frame); their reads need no border rule.  General strips, FUSED_TH
+ * rows tall, take the rest: the band above ia and the band below ib
+ * (whole warp columns), and rows [ia, ib) of the side lanes (X = 0 and
+ * X = xr0, xr0 + 4 ... below W), one strip per lane, so that a few warps
+ * do what used to take the whole first and last warp columns.  Warps
  * 0 ... n_general - 1 take the general strips (they cost more per row,
  * so they start first; along a row of strips the column changes
  * fastest), the blocks from warp interior0 on the interior ones. */
 struct fused_layout
 {
-  int cols, c0, c1;
+  int cols;                     /* warp columns */
+  int inner;                    /* whether there are interior strips */
   int row0, row1, ia, ib, th;
-  int n_top, n_bottom, n_side;  /* general strips per column (side: per
-                                 * side column) */
-  int n_general;                /* general strips */
+  int n_top, n_bottom;          /* general strips per warp column */
+  int xr0, side_pos;            /* the first right side lane's X; side
+                                 * lanes per row (left and right) */
+  int n_side;                   /* general strips per side lane */
+  int n_general;                /* warps of general strips */
   int interior0;                /* the first interior warp: n_general
                                  * rounded up to whole blocks */
   int interior_blocks;          /* blocks of interior strips */
 };
+
+/* The X of side lane p (0: the first lane of the frame; then the lanes
+ * from xr0 on, whose reads pass the right edge). */
+static __device__ __forceinline__ int
+fused_side_x (int p, int xr0)
+{
+  return p == 0 ? 0 : xr0 + FUSED_PX * (p - 1);
+}
+
+/* Whether lane X's 12 bytes (X - 4 ... X + 7) lie inside the frame. */
+static __device__ __forceinline__ bool
+fused_lane_inner (int X, int W)
+{
+  return X >= 4 && X + 8 <= W;
+}
 
 template < bool BLUR, int NORM, int OUTPUT >
 static __global__ void __launch_bounds__ (32 * FUSED_WARPS, FUSED_MIN_BLOCKS)
@@ -997,14 +1108,15 @@ edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
     /* A block's warps take consecutive strips of one column, so that
      * the rows read around their strips are shared in its cache. */
     w -= L.interior0;
-    const int ncol = L.c1 - L.c0;
     const int blk = w / FUSED_WARPS;
-    c = L.c0 + blk % ncol;
-    ys = L.ia + ((blk / ncol) * FUSED_WARPS + w % FUSED_WARPS) * L.th;
+    c = blk % L.cols;
+    ys = L.ia + ((blk / L.cols) * FUSED_WARPS + w % FUSED_WARPS) * L.th;
     if (blk >= L.interior_blocks || ys >= L.ib)
       return;
     ye = min (ys + L.th, L.ib);
     const int X = c * FUSED_TW + threadIdx.x * FUSED_PX;
+    if (!fused_lane_inner (X, W))
+      return;                   /* a side lane: no lane talks to another */
     edge_fused_interior < BLUR, NORM, OUTPUT > (luma +
         (size_t) (ys - 1 - R) * luma_pitch + X - 4, luma_pitch, ye - ys,
         k, dst + (size_t) ys * dst_pitch + X, dst_pitch);
@@ -1012,37 +1124,68 @@ edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
   }
   if (w >= L.n_general)
     return;
+  int X;
   if (w < L.cols * L.n_top) {
     c = w % L.cols;
     ys = L.row0 + (w / L.cols) * FUSED_TH;
     ye = min (ys + FUSED_TH, L.ia);
+    X = c * FUSED_TW + threadIdx.x * FUSED_PX;
   } else if ((w -= L.cols * L.n_top) < L.cols * L.n_bottom) {
     c = w % L.cols;
     ys = L.ib + (w / L.cols) * FUSED_TH;
     ye = min (ys + FUSED_TH, L.row1);
+    X = c * FUSED_TW + threadIdx.x * FUSED_PX;
   } else {
-    w -= L.cols * L.n_bottom;
-    const int nsc = L.c0 + L.cols - L.c1;      /* side columns */
-    c = w % nsc;
-    if (c >= L.c0)
-      c += L.c1 - L.c0;
-    ys = L.ia + (w / nsc) * FUSED_TH;
+    /* Side lanes: one strip per lane, a side lane's strips in a row. */
+    const int t = (w - L.cols * L.n_bottom) * FUSED_SIDE_LANES + threadIdx.x;
+    if (threadIdx.x >= FUSED_SIDE_LANES || t >= L.n_side * L.side_pos)
+      return;
+    const int p = t / L.n_side;
+    ys = L.ia + (t - p * L.n_side) * FUSED_TH;
     ye = min (ys + FUSED_TH, L.ib);
+    X = fused_side_x (p, L.xr0);
   }
-  const int X = c * FUSED_TW + threadIdx.x * FUSED_PX;
   if (X >= W)
     return;                     /* no lane talks to another: safe */
   edge_fused_general < BLUR, NORM, OUTPUT > (luma, luma_pitch, W, H, X, ys,
       ye, k, border, aligned_in, aligned_out, dst, dst_pitch);
 }
 
+/* The side lanes of a frame of width W (>= 12 when there are interior
+ * lanes): X = 0, then the lanes from the first X > W - 8 (a multiple of
+ * FUSED_PX) to the last below W. */
+static __host__ __device__ __forceinline__ int
+fused_xr0 (int W)
+{
+  return (W - 7 + FUSED_PX - 1) / FUSED_PX * FUSED_PX;
+}
+
+static __host__ __device__ __forceinline__ int
+fused_side_lanes (int W)
+{
+  return 1 + (W - fused_xr0 (W) + FUSED_PX - 1) / FUSED_PX;
+}
+
 /* Small frames, whose strips of FUSED_TH rows do not fill the GPU
  * (fused_layout_make gives them the shortest strips): a 2-D grid whose
- * blocks take FUSED_WARPS strips of FUSED_TH rows one above the other,
- * each warp deciding alone whether its strip is interior.  Measured
- * faster there than the layout of edge_fused_kernel (PERFORMANCE.md,
- * "The fused kernel"). */
+ * blocks take FUSED_WARPS strips of FUSED_TH rows one above the other.
+ * A strip whose rows need no border rule (warp-uniform) is interior in
+ * its inner lanes (fused_lane_inner); its side lanes are taken, one
+ * strip per lane, by the blocks of one more grid column, so that the
+ * first and last warp columns do not take the general path whole.
+ * Measured faster there than the layout of edge_fused_kernel
+ * (PERFORMANCE.md, "The fused kernel"). */
 #define FUSED_BLOCK_ROWS (FUSED_TH * FUSED_WARPS)
+
+/* Whether a short-kernel strip [ys, ye) reads and writes inside the frame
+ * in its inner lanes. */
+static __device__ __forceinline__ bool
+fused_short_inner (int ys, int ye, int W, int H, int R, bool aligned)
+{
+  return aligned && W >= 12 && ys - 1 - R >= 0 && ys + FUSED_TH + R < H
+      && ye == ys + FUSED_TH;
+}
+
 template < bool BLUR, int NORM, int OUTPUT >
 static __global__ void __launch_bounds__ (32 * FUSED_WARPS,
     FUSED_SHORT_MIN_BLOCKS)
@@ -1052,21 +1195,38 @@ edge_fused_short_kernel (const uint8_t * __restrict__ luma,
     uint8_t * __restrict__ dst, size_t dst_pitch)
 {
   constexpr int R = BLUR ? 2 : 0;
-  const int x0 = blockIdx.x * FUSED_TW;
-  const int X = x0 + threadIdx.x * FUSED_PX;
-  const int ys = row0 + blockIdx.y * FUSED_BLOCK_ROWS + threadIdx.y * FUSED_TH;
-  if (X >= W || ys >= row1)
-    return;                     /* no lane talks to another: safe */
-  const int ye = min (ys + FUSED_TH, row1);
+  const bool aligned = aligned_in && aligned_out;
+  int X, ys, ye;
 
-  /* Warp-uniform: a whole strip whose reads and writes need no border
-   * rule and no partial stores takes the lean path. */
-  if (aligned_in && aligned_out && x0 >= 4 && x0 + FUSED_TW + 4 <= W
-      && ys - 1 - R >= 0 && ys + FUSED_TH + R < H && ye == ys + FUSED_TH) {
-    edge_fused_interior_short < BLUR, NORM, OUTPUT > (luma +
-        (size_t) (ys - 1 - R) * luma_pitch + X - 4, luma_pitch, k,
-        dst + (size_t) ys * dst_pitch + X, dst_pitch);
-    return;
+  if (blockIdx.x * FUSED_TW >= (unsigned) W) {
+    /* The side column: lane t takes side lane t / strips of strip t %
+     * strips, when that strip is interior elsewhere. */
+    const int strips = (row1 - row0 + FUSED_TH - 1) / FUSED_TH;
+    const int t = (blockIdx.y * FUSED_WARPS + threadIdx.y) * FUSED_SIDE_LANES
+        + threadIdx.x;
+    if (!aligned || W < 12 || threadIdx.x >= FUSED_SIDE_LANES
+        || t >= strips * fused_side_lanes (W))
+      return;
+    const int p = t / strips;
+    ys = row0 + (t - p * strips) * FUSED_TH;
+    ye = min (ys + FUSED_TH, row1);
+    X = fused_side_x (p, fused_xr0 (W));
+    if (X >= W || !fused_short_inner (ys, ye, W, H, R, aligned))
+      return;
+  } else {
+    X = blockIdx.x * FUSED_TW + threadIdx.x * FUSED_PX;
+    ys = row0 + blockIdx.y * FUSED_BLOCK_ROWS + threadIdx.y * FUSED_TH;
+    if (X >= W || ys >= row1)
+      return;                   /* no lane talks to another: safe */
+    ye = min (ys + FUSED_TH, row1);
+    if (fused_short_inner (ys, ye, W, H, R, aligned)) {
+      if (!fused_lane_inner (X, W))
+        return;                 /* a side lane: the side column's */
+      edge_fused_interior_short < BLUR, NORM, OUTPUT > (luma +
+          (size_t) (ys - 1 - R) * luma_pitch + X - 4, luma_pitch, k,
+          dst + (size_t) ys * dst_pitch + X, dst_pitch);
+      return;
+    }
   }
   edge_fused_general < BLUR, NORM, OUTPUT > (luma, luma_pitch, W, H, X, ys,
       ye, k, border, aligned_in, aligned_out, dst, dst_pitch);
@@ -1087,26 +1247,24 @@ fused_layout_make (int W, int H, int row0, int row1, bool blur, bool aligned,
   L.row0 = row0;
   L.row1 = row1;
   /* Interior: reads from Y row ys - 1 - R to ye + R, and the loads
-   * ahead up to row ye + R + FUSED_PREFETCH; columns x0 - 4 ... x0 +
-   * FUSED_TW + 3. */
-  L.c0 = 1;
-  L.c1 = W >= FUSED_TW + 8 ? (W - 4) / FUSED_TW : 0;
+   * ahead up to row ye + R + FUSED_PREFETCH; the inner lanes' columns. */
   L.ia = max (row0, R + 1);
   L.ib = min (row1, H - 1 - R - FUSED_PREFETCH);
-  if (!aligned || L.c1 <= L.c0 || L.ia >= L.ib) {
-    L.c0 = L.c1 = 0;
+  L.inner = aligned && W >= 12 && L.ia < L.ib;
+  if (!L.inner)
     L.ia = L.ib = row1;
-  }
   L.n_top = ce_ceil_div (L.ia - row0, FUSED_TH);
   L.n_bottom = ce_ceil_div (row1 - L.ib, FUSED_TH);
-  L.n_side = L.c1 > L.c0 ? ce_ceil_div (L.ib - L.ia, FUSED_TH) : 0;
+  L.xr0 = L.inner ? fused_xr0 (W) : W;
+  L.side_pos = L.inner ? fused_side_lanes (W) : 0;
+  L.n_side = ce_ceil_div (L.ib - L.ia, FUSED_TH);
   L.n_general = L.cols * (L.n_top + L.n_bottom)
-      + L.n_side * (L.c0 + L.cols - L.c1);
+      + (int) ce_ceil_div (L.n_side * L.side_pos, FUSED_SIDE_LANES);
   L.interior0 = (int) ce_ceil_div (L.n_general, FUSED_WARPS) * FUSED_WARPS;
   L.th = FUSED_TH_MIN;
   L.interior_blocks = 0;
-  if (L.c1 > L.c0) {
-    const int ncol = L.c1 - L.c0;
+  if (L.inner) {
+    const int ncol = L.cols;
     const long long rows = L.ib - L.ia;
     /* Whole waves of strips about FUSED_TH_TARGET rows tall: tall enough
      * that the rows read around a strip cost little, short enough for
@@ -1188,7 +1346,8 @@ edge_fused_short_dispatch (cudaStream_t stream, const uint8_t * luma,
     size_t dst_pitch)
 {
   const dim3 block (32, FUSED_WARPS);
-  const dim3 grid (ce_ceil_div (W, FUSED_TW),
+  /* One more column of blocks for the side lanes. */
+  const dim3 grid (ce_ceil_div (W, FUSED_TW) + (ain && aout && W >= 12),
       ce_ceil_div (row1 - row0, FUSED_BLOCK_ROWS));
   const ce_fconsts k = ce_fconsts_make (c);
 #define CE_FUSED_LAUNCH(N, O) \

@@ -957,17 +957,28 @@ test_reference_chain_equals_staged_reference (const scene * sc)
       }
 }
 
+/* The input and output layouts of the fused tests: either one unaligned
+ * (every strip takes the general path), or both aligned (interior strips
+ * in the inner lanes, general strips at the borders). */
+#define FUSED_LAYOUTS 3
+static const int fused_in_layout[FUSED_LAYOUTS] = {
+  LAYOUT_PADDED, LAYOUT_PITCHED, LAYOUT_PITCHED
+};
+static const int fused_out_layout[FUSED_LAYOUTS] = {
+  LAYOUT_PITCHED, LAYOUT_PADDED, LAYOUT_PITCHED
+};
+
 static void
 test_fused_matches_reference_for_every_option (const scene * sc)
 {
   int w = sc->w, h = sc->h;
   combo cs[32];
   int nc = make_combos (cs);
-  dimg dy[2], dd[2];
-  for (int lay = 0; lay < 2; lay++)
-    if (!dimg_new (&dy[lay], w, h, 1, lay)
+  dimg dy[FUSED_LAYOUTS], dd[FUSED_LAYOUTS];
+  for (int lay = 0; lay < FUSED_LAYOUTS; lay++)
+    if (!dimg_new (&dy[lay], w, h, 1, fused_in_layout[lay])
         || !dimg_upload (&dy[lay], sc->y, sc->ys)
-        || !dimg_new (&dd[lay], w, h, 1, 1 - lay))
+        || !dimg_new (&dd[lay], w, h, 1, fused_out_layout[lay]))
       return;
   for (int blur = 0; blur < 2; blur++)
     for (int m = 0; m < 3; m++)
@@ -976,9 +987,9 @@ test_fused_matches_reference_for_every_option (const scene * sc)
             cs[k].norm, cs[k].out);
         size_t es;
         uint8_t *exp = expected_output (sc, blur, m, &c, &es);
-        for (int lay = 0; lay < 2; lay++) {
+        for (int lay = 0; lay < FUSED_LAYOUTS; lay++) {
           char what[128];
-          int poison = lay ? CE_TEST_POISON2 : CE_TEST_POISON;
+          int poison = lay % 2 ? CE_TEST_POISON2 : CE_TEST_POISON;
           if (!dimg_poison (&dd[lay], poison))
             return;
           LAUNCH_TRY (ce_launch_edge_fused (dy[lay].p, dy[lay].pitch, w, h,
@@ -1003,14 +1014,18 @@ static void
 test_fused_in_bands_equals_whole (const scene * sc)
 {
   int w = sc->w, h = sc->h;
-  dimg dy, dd;
-  if (!dimg_new (&dy, w, h, 1, LAYOUT_PADDED)
-      || !dimg_upload (&dy, sc->y, sc->ys)
-      || !dimg_new (&dd, w, h, 1, LAYOUT_PADDED))
-    return;
-  for (int blur = 0; blur < 2; blur++)
+  dimg dys[2], dds[2];
+  /* padded: unaligned, general strips only; pitched: interior strips */
+  for (int lay = 0; lay < 2; lay++)
+    if (!dimg_new (&dys[lay], w, h, 1, lay ? LAYOUT_PITCHED : LAYOUT_PADDED)
+        || !dimg_upload (&dys[lay], sc->y, sc->ys)
+        || !dimg_new (&dds[lay], w, h, 1,
+            lay ? LAYOUT_PITCHED : LAYOUT_PADDED))
+      return;
+  for (int lb = 0; lb < 4; lb++)      /* layout, blur */
     for (int m = 0; m < 3; m++)
       for (int k = 0; k < 2; k++) {
+        const int lay = lb / 2, blur = lb % 2;
         ce_edge_consts c = k ?
             ce_test_consts (37.3, blur, (ce_border_mode) m, CE_NORM_L2,
             CE_OUTPUT_EDGES) :
@@ -1020,8 +1035,10 @@ test_fused_in_bands_equals_whole (const scene * sc)
         uint8_t *exp = expected_output (sc, blur, m, &c, &es);
         char what[96];
         int r0, r1;
-        snprintf (what, sizeof what, "fused bands blur %d %s %s", blur,
-            ce_test_border_name (m), k ? "l2 edges 37.3" : "l1 magnitude");
+        dimg dy = dys[lay], dd = dds[lay];
+        snprintf (what, sizeof what, "fused bands blur %d %s %s layout %d",
+            blur, ce_test_border_name (m),
+            k ? "l2 edges 37.3" : "l1 magnitude", lay);
 
         /* one band, then the rest */
         if (!dimg_poison (&dd, CE_TEST_POISON))
@@ -1499,7 +1516,7 @@ static const struct
   int w, h;
 } sizes[] = {
   {1, 1}, {2, 3}, {3, 2}, {31, 33}, {613, 611}, {641, 481}, {1283, 37},
-  {1920, 1080}, {2565, 1443}, {4096, 4096},
+  {1920, 1080}, {2565, 1443}, {3843, 2163}, {4096, 4096},
 };
 
 /* Fewer images for the large frames; none of them with --quick. */
