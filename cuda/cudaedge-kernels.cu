@@ -133,15 +133,19 @@ ce_kernels_probe (void)
  * warps the GPU holds at once (one wave up to 4K), about FUSED_TH_TARGET
  * rows tall: every warp starts at once and they end together, where
  * strips of a fixed 8 rows left a partial last wave and the rows read
- * around each strip cost 75 % more rows.  The others (general strips:
- * the first and last rows, the first and last warp columns) are 8 rows
- * tall and take the border rule.
+ * around each strip cost 75 % more rows.  Interior strips run in every
+ * warp column, in the lanes whose reads lie inside the frame; the others
+ * (general strips: the first and last rows, whole warp columns wide, and
+ * the side lanes - the first lane of the frame and the last one or two -
+ * one strip per lane) are 8 rows tall and take the border rule.
  *
  * Borders: the blur needs Y through the border rule: rows are mapped with
- * ce_border_index when they are fetched (a zero row gives zero words), and
- * lanes whose 12 bytes are not all inside the frame (or whose data is not
- * 4-byte aligned) fetch the bytes one by one at columns mapped once per
- * thread.  The Sobel needs B through the border rule: B values of columns
+ * ce_border_index when they are fetched (a zero row gives zero words);
+ * on aligned data a lane whose 12 bytes are not all inside the frame
+ * loads the words that are and puts the border rule on its bytes with
+ * byte selects made once per thread (ce_side_selectors), and on
+ * unaligned data or narrow frames it fetches the bytes one by one at
+ * columns mapped once per thread.  The Sobel needs B through the border rule: B values of columns
  * outside the frame are replaced with the B of the mapped column (always
  * one of the lane's own 6 columns when the lane has an output) or 0, and
  * B rows -1 and H likewise with the mapped row of the rolling window.
