@@ -174,8 +174,8 @@ ce_kernels_probe (void)
 #define FUSED_SHORT_MIN_BLOCKS 6        /* edge_fused_short_kernel */
 #endif
 /* Rows an interior strip loads ahead of the row it filters, so that
- * loads are in flight while rows are filtered (3 or 5: a whole number of
- * them per period of the rolling windows, 15 rows). */
+ * loads are in flight while rows are filtered (a divisor of
+ * FUSED_UNROLL: 5, or 3 with FUSED_UNROLL 15). */
 #ifndef FUSED_PREFETCH
 #define FUSED_PREFETCH 5
 #endif
@@ -186,6 +186,14 @@ ce_kernels_probe (void)
 #endif
 #ifndef FUSED_TH_TARGET
 #define FUSED_TH_TARGET 24
+#endif
+/* Rows an interior strip's loop is unrolled over, a multiple of 5 (the
+ * period of the rows of horizontal sums) and of FUSED_PREFETCH.  15 would
+ * rename the Sobel's windows too (3 B rows); 5 keeps a few moves for
+ * them but has a third of the code, which the instruction cache holds,
+ * and fewer spilled registers: measured faster (PERFORMANCE.md). */
+#ifndef FUSED_UNROLL
+#define FUSED_UNROLL 5
 #endif
 
 /* Horizontal 5-tap sums for columns X-1 ... X+4 from the bytes of columns
@@ -679,11 +687,10 @@ template < int E > struct ce_unroll <E, E >
 };
 
 /* The strips whose reads all fall inside the frame (most of them): no
- * border rule and no per-row checks.  The row loop is unrolled over a
- * whole period of the rolling windows (15 rows with the blur: 5 rows of
- * horizontal sums, 3 rows of B) so that the windows are renamed registers
- * instead of moves, and it leaves after any row, so a strip may have any
- * height.  Rows are loaded FUSED_PREFETCH rows ahead.  Same
+ * border rule and no per-row checks.  The row loop is unrolled over
+ * FUSED_UNROLL rows, a whole period of the rows of horizontal sums, so
+ * that their window is renamed registers instead of moves, and it leaves
+ * after any row, so a strip may have any height.  Rows are loaded FUSED_PREFETCH rows ahead.  Same
  * arithmetic as the general path below.  luma points at the first Y row
  * the strip reads (ys - 1 - R), 4 bytes left of the lane's first column;
  * dst at the lane's first output pixel; the strip's rows and the row
@@ -695,8 +702,9 @@ edge_fused_interior (const uint8_t * __restrict__ luma, size_t luma_pitch,
 {
   constexpr int R = BLUR ? 2 : 0;       /* blur radius in rows */
   constexpr int P = 2 * R + 2;  /* Y rows read before the first output */
-  constexpr int UNROLL = 15;
+  constexpr int UNROLL = FUSED_UNROLL;
   static_assert (UNROLL % FUSED_PREFETCH == 0, "a whole ring per period");
+  static_assert (UNROLL % 5 == 0, "a whole period of the blur's rows");
   uint32_t hr[5][3];            /* horizontal sums by Y row, mod 5 */
   ce_sobel < NORM, OUTPUT, BLUR ? CE_BLUR_SCALE : 1 > sob;
 
