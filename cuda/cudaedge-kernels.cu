@@ -145,10 +145,11 @@ ce_kernels_probe (void)
  * loads the words that are and puts the border rule on its bytes with
  * byte selects made once per thread (ce_side_selectors), and on
  * unaligned data or narrow frames it fetches the bytes one by one at
- * columns mapped once per thread.  The Sobel needs B through the border rule: B values of columns
- * outside the frame are replaced with the B of the mapped column (always
- * one of the lane's own 6 columns when the lane has an output) or 0, and
- * B rows -1 and H likewise with the mapped row of the rolling window.
+ * columns mapped once per thread.  The Sobel needs B through the border
+ * rule: B values of columns outside the frame are replaced with the B of
+ * the mapped column (always one of the lane's own 6 columns when the lane
+ * has an output) or 0, and B rows -1 and H likewise with the mapped row
+ * of the rolling window.
  *
  * The shape constants were chosen on an H200 with tests/bench/tune-fused.sh
  * (PERFORMANCE.md, "The fused kernel").
@@ -690,11 +691,12 @@ template < int E > struct ce_unroll <E, E >
  * border rule and no per-row checks.  The row loop is unrolled over
  * FUSED_UNROLL rows, a whole period of the rows of horizontal sums, so
  * that their window is renamed registers instead of moves, and it leaves
- * after any row, so a strip may have any height.  Rows are loaded FUSED_PREFETCH rows ahead.  Same
- * arithmetic as the general path below.  luma points at the first Y row
- * the strip reads (ys - 1 - R), 4 bytes left of the lane's first column;
- * dst at the lane's first output pixel; the strip's rows and the row
- * after its last read must be inside the frame. */
+ * after any row, so a strip may have any height.  Rows are loaded
+ * FUSED_PREFETCH rows ahead.  Same arithmetic as the general path below.
+ * luma points at the first Y row the strip reads (ys - 1 - R), 4 bytes
+ * left of the lane's first column; dst at the lane's first output pixel;
+ * the strip's rows and the row after its last read must be inside the
+ * frame. */
 template < bool BLUR, int NORM, int OUTPUT >
 static __device__ __forceinline__ void
 edge_fused_interior (const uint8_t * __restrict__ luma, size_t luma_pitch,

@@ -45,7 +45,11 @@ ce_status ce_launch_luma (const uint8_t * d_src, size_t src_pitch,
  * a strip of 128 columns, a lane 4 of them, keeping the vertical taps in
  * rolling registers; a lane reads its columns and the 4 on either side as
  * three aligned 32-bit words per row, the overlap with its neighbours'
- * words coming from L1. */
+ * words coming from L1.  d_luma holds height rows of luma_pitch bytes:
+ * where d_luma and luma_pitch are multiples of 4, a lane at the right
+ * edge reads the whole 4-byte word that holds the last column, so the
+ * last row's padding up to the next multiple of 4 must be there too
+ * (as in a cudaMallocPitch or GstCudaMemory allocation). */
 ce_status ce_launch_edge_fused (const uint8_t * d_luma, size_t luma_pitch,
     int width, int height, int row0, int row1, const ce_edge_consts * consts,
     uint8_t * d_dst, size_t dst_pitch, cudaStream_t stream);
