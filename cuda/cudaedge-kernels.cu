@@ -219,6 +219,18 @@ ce_hpass_packed (uint32_t w0, uint32_t w1, uint32_t w2, uint32_t h[3])
   h[2] = __dp4a (w1, c0a, __dp4a (w2, c0b, h5 << 16));
 }
 
+/* The vertical 5-tap [1 4 6 4 1] on packed pairs of horizontal sums,
+ * rows r - 2 ... r + 2 (each lane below 4081, the result below 65281, so
+ * no partial sum carries between lanes): a + e + 4 (b + c + d) + 2 c, in
+ * shifts and adds, which the compiler puts on the integer ALU more often
+ * than 6 c + 4 (b + d), whose multiply-adds go to the FMA-heavy pipe, the
+ * busier one (PERFORMANCE.md). */
+static __device__ __forceinline__ uint32_t
+ce_vpass (uint32_t a, uint32_t b, uint32_t c, uint32_t d, uint32_t e)
+{
+  return ((b + c + d) << 2) + (c << 1) + (a + e);
+}
+
 /* The chain from B on, in floats (ce_sobel and ce_rows say which
  * outputs take it): every value it needs is an integer below 2^24 in
  * magnitude, which a float holds exactly, and float instructions can go
@@ -719,9 +731,8 @@ edge_fused_interior (const uint8_t * __restrict__ luma, size_t luma_pitch,
         uint32_t v[3];
 #pragma unroll
         for (int q = 0; q < 3; q++)
-          v[q] = hr[(i + 1) % 5][q] + hr[i % 5][q]
-              + 6u * hr[(i + 3) % 5][q]
-              + 4u * (hr[(i + 2) % 5][q] + hr[(i + 4) % 5][q]);
+          v[q] = ce_vpass (hr[(i + 1) % 5][q], hr[(i + 2) % 5][q],
+              hr[(i + 3) % 5][q], hr[(i + 4) % 5][q], hr[i % 5][q]);
         sob.push_pairs (v);
       }
     } else {
@@ -796,9 +807,8 @@ edge_fused_interior_short (const uint8_t * __restrict__ luma, size_t luma_pitch,
       uint32_t v[3];
 #pragma unroll
       for (int q = 0; q < 3; q++)
-        v[q] = hr[(i + 1) % 5][q] + hr[i % 5][q]
-            + 6u * hr[(i + 3) % 5][q]
-            + 4u * (hr[(i + 2) % 5][q] + hr[(i + 4) % 5][q]);
+        v[q] = ce_vpass (hr[(i + 1) % 5][q], hr[(i + 2) % 5][q],
+            hr[(i + 3) % 5][q], hr[(i + 4) % 5][q], hr[i % 5][q]);
       sob.push_pairs (v);
     } else {
       sob.push_bytes (w0, w1, w2);
@@ -988,8 +998,7 @@ edge_fused_general (const uint8_t * __restrict__ luma, size_t luma_pitch,
       uint32_t v[3];
 #pragma unroll
       for (int p = 0; p < 3; p++)
-        v[p] = hw[0][p] + hw[4][p] + 6u * hw[2][p]
-            + 4u * (hw[1][p] + hw[3][p]);
+        v[p] = ce_vpass (hw[0][p], hw[1][p], hw[2][p], hw[3][p], hw[4][p]);
       rows::vals_pairs (v, f);
     } else {
       fetch_row (w0, w1, w2);     /* row r */
