@@ -13,6 +13,8 @@
  */
 
 #include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <stddef.h>
 #include <limits.h>
 #include <type_traits>
@@ -20,6 +22,7 @@
 
 #include "cudaedge-kernels.h"
 #include "cudaedge-launch.cuh"
+#include "cudaedge-testing.h"
 
 /* ------------------------------------------------------------------------
  * 1. Luma.  Reads bytes_per_pixel bytes, writes 1 byte per pixel; one
@@ -1103,17 +1106,75 @@ struct fused_layout
 
 /* The X of side lane p (0: the first lane of the frame; then the lanes
  * from xr0 on, whose reads pass the right edge). */
-static __device__ __forceinline__ int
+static __host__ __device__ __forceinline__ int
 fused_side_x (int p, int xr0)
 {
   return p == 0 ? 0 : xr0 + FUSED_PX * (p - 1);
 }
 
 /* Whether lane X's 12 bytes (X - 4 ... X + 7) lie inside the frame. */
-static __device__ __forceinline__ bool
+static __host__ __device__ __forceinline__ bool
 fused_lane_inner (int X, int W)
 {
   return X >= 4 && X + 8 <= W;
+}
+
+/* What one lane of a fused kernel takes: columns X ... X+3 of output
+ * rows [ys, ye), as an interior strip or a general one. */
+struct fused_task
+{
+  int X, ys, ye;
+  bool interior;
+};
+
+/* The task of lane `lane` of warp w of edge_fused_kernel under layout L;
+ * false when it has none.  The host calls it too, to check that a
+ * layout's tasks cover every output pixel once (ce_fused_layout_errors). */
+static __host__ __device__ __forceinline__ bool
+fused_task_of (const fused_layout & L, int W, int w, int lane, fused_task & t)
+{
+  if (w >= L.interior0) {
+    /* A block's warps take consecutive strips of one column, so that
+     * the rows read around their strips are shared in its cache. */
+    w -= L.interior0;
+    const int blk = w / FUSED_WARPS;
+    t.ys = L.ia + ((blk / L.cols) * FUSED_WARPS + w % FUSED_WARPS) * L.th;
+    if (blk >= L.interior_blocks || t.ys >= L.ib)
+      return false;
+    t.ye = min (t.ys + L.th, L.ib);
+    t.X = (blk % L.cols) * FUSED_TW + lane * FUSED_PX;
+    t.interior = true;
+    return fused_lane_inner (t.X, W);   /* else a side lane */
+  }
+  if (w >= L.n_general)
+    return false;
+  t.interior = false;
+  if (w < L.cols * L.n_top) {
+    t.ys = L.row0 + (w / L.cols) * FUSED_TH;
+    t.ye = min (t.ys + FUSED_TH, L.ia);
+    t.X = (w % L.cols) * FUSED_TW + lane * FUSED_PX;
+  } else if ((w -= L.cols * L.n_top) < L.cols * L.n_bottom) {
+    t.ys = L.ib + (w / L.cols) * FUSED_TH;
+    t.ye = min (t.ys + FUSED_TH, L.row1);
+    t.X = (w % L.cols) * FUSED_TW + lane * FUSED_PX;
+  } else {
+    /* Side lanes: one strip per lane, a side lane's strips in a row. */
+    const int i = (w - L.cols * L.n_bottom) * FUSED_SIDE_LANES + lane;
+    if (lane >= FUSED_SIDE_LANES || i >= L.n_side * L.side_pos)
+      return false;
+    const int p = i / L.n_side;
+    t.ys = L.ia + (i - p * L.n_side) * FUSED_TH;
+    t.ye = min (t.ys + FUSED_TH, L.ib);
+    t.X = fused_side_x (p, L.xr0);
+  }
+  return t.X < W;
+}
+
+/* The blocks of an edge_fused_kernel launch under layout L. */
+static unsigned
+fused_blocks (const fused_layout & L)
+{
+  return L.interior0 / FUSED_WARPS + L.interior_blocks;
 }
 
 template < bool BLUR, int NORM, int OUTPUT >
@@ -1124,54 +1185,17 @@ edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
     size_t dst_pitch)
 {
   constexpr int R = BLUR ? 2 : 0;
-  int w = blockIdx.x * FUSED_WARPS + threadIdx.y;      /* warp-uniform */
-  int c, ys, ye;
-
-  if (w >= L.interior0) {
-    /* A block's warps take consecutive strips of one column, so that
-     * the rows read around their strips are shared in its cache. */
-    w -= L.interior0;
-    const int blk = w / FUSED_WARPS;
-    c = blk % L.cols;
-    ys = L.ia + ((blk / L.cols) * FUSED_WARPS + w % FUSED_WARPS) * L.th;
-    if (blk >= L.interior_blocks || ys >= L.ib)
-      return;
-    ye = min (ys + L.th, L.ib);
-    const int X = c * FUSED_TW + threadIdx.x * FUSED_PX;
-    if (!fused_lane_inner (X, W))
-      return;                   /* a side lane: no lane talks to another */
-    edge_fused_interior < BLUR, NORM, OUTPUT > (luma +
-        (size_t) (ys - 1 - R) * luma_pitch + X - 4, luma_pitch, ye - ys,
-        k, dst + (size_t) ys * dst_pitch + X, dst_pitch);
-    return;
-  }
-  if (w >= L.n_general)
-    return;
-  int X;
-  if (w < L.cols * L.n_top) {
-    c = w % L.cols;
-    ys = L.row0 + (w / L.cols) * FUSED_TH;
-    ye = min (ys + FUSED_TH, L.ia);
-    X = c * FUSED_TW + threadIdx.x * FUSED_PX;
-  } else if ((w -= L.cols * L.n_top) < L.cols * L.n_bottom) {
-    c = w % L.cols;
-    ys = L.ib + (w / L.cols) * FUSED_TH;
-    ye = min (ys + FUSED_TH, L.row1);
-    X = c * FUSED_TW + threadIdx.x * FUSED_PX;
-  } else {
-    /* Side lanes: one strip per lane, a side lane's strips in a row. */
-    const int t = (w - L.cols * L.n_bottom) * FUSED_SIDE_LANES + threadIdx.x;
-    if (threadIdx.x >= FUSED_SIDE_LANES || t >= L.n_side * L.side_pos)
-      return;
-    const int p = t / L.n_side;
-    ys = L.ia + (t - p * L.n_side) * FUSED_TH;
-    ye = min (ys + FUSED_TH, L.ib);
-    X = fused_side_x (p, L.xr0);
-  }
-  if (X >= W)
+  fused_task t;
+  if (!fused_task_of (L, W, blockIdx.x * FUSED_WARPS + threadIdx.y,
+          threadIdx.x, t))
     return;                     /* no lane talks to another: safe */
-  edge_fused_general < BLUR, NORM, OUTPUT > (luma, luma_pitch, W, H, X, ys,
-      ye, k, border, aligned_in, aligned_out, dst, dst_pitch);
+  if (t.interior)
+    edge_fused_interior < BLUR, NORM, OUTPUT > (luma +
+        (size_t) (t.ys - 1 - R) * luma_pitch + t.X - 4, luma_pitch,
+        t.ye - t.ys, k, dst + (size_t) t.ys * dst_pitch + t.X, dst_pitch);
+  else
+    edge_fused_general < BLUR, NORM, OUTPUT > (luma, luma_pitch, W, H, t.X,
+        t.ys, t.ye, k, border, aligned_in, aligned_out, dst, dst_pitch);
 }
 
 /* The side lanes of a frame of width W (>= 12 when there are interior
@@ -1202,11 +1226,53 @@ fused_side_lanes (int W)
 
 /* Whether a short-kernel strip [ys, ye) reads and writes inside the frame
  * in its inner lanes. */
-static __device__ __forceinline__ bool
+static __host__ __device__ __forceinline__ bool
 fused_short_inner (int ys, int ye, int W, int H, int R, bool aligned)
 {
   return aligned && W >= 12 && ys - 1 - R >= 0 && ys + FUSED_TH + R < H
       && ye == ys + FUSED_TH;
+}
+
+/* The task of lane `lane` of warp `warp` of block (bx, by) of
+ * edge_fused_short_kernel for output rows [row0, row1); false when it has
+ * none.  R is the blur's radius; aligned, whether input and output are.
+ * The host calls it too (ce_fused_layout_errors). */
+static __host__ __device__ __forceinline__ bool
+fused_short_task_of (int W, int H, int R, int row0, int row1, bool aligned,
+    int bx, int by, int warp, int lane, fused_task & t)
+{
+  if (bx * FUSED_TW >= W) {
+    /* The side column: lane i takes side lane i / strips of strip i %
+     * strips, when that strip is interior elsewhere. */
+    const int strips = (row1 - row0 + FUSED_TH - 1) / FUSED_TH;
+    const int i = (by * FUSED_WARPS + warp) * FUSED_SIDE_LANES + lane;
+    if (!aligned || W < 12 || lane >= FUSED_SIDE_LANES
+        || i >= strips * fused_side_lanes (W))
+      return false;
+    const int p = i / strips;
+    t.ys = row0 + (i - p * strips) * FUSED_TH;
+    t.ye = min (t.ys + FUSED_TH, row1);
+    t.X = fused_side_x (p, fused_xr0 (W));
+    t.interior = false;
+    return t.X < W && fused_short_inner (t.ys, t.ye, W, H, R, aligned);
+  }
+  t.X = bx * FUSED_TW + lane * FUSED_PX;
+  t.ys = row0 + by * FUSED_BLOCK_ROWS + warp * FUSED_TH;
+  if (t.X >= W || t.ys >= row1)
+    return false;
+  t.ye = min (t.ys + FUSED_TH, row1);
+  t.interior = fused_short_inner (t.ys, t.ye, W, H, R, aligned);
+  /* an interior strip's side lanes are the side column's */
+  return !t.interior || fused_lane_inner (t.X, W);
+}
+
+/* The grid of an edge_fused_short_kernel launch: one more column of
+ * blocks for the side lanes. */
+static dim3
+fused_short_grid (int W, int row0, int row1, bool aligned)
+{
+  return dim3 (ce_ceil_div (W, FUSED_TW) + (aligned && W >= 12),
+      ce_ceil_div (row1 - row0, FUSED_BLOCK_ROWS));
 }
 
 template < bool BLUR, int NORM, int OUTPUT >
@@ -1218,41 +1284,17 @@ edge_fused_short_kernel (const uint8_t * __restrict__ luma,
     uint8_t * __restrict__ dst, size_t dst_pitch)
 {
   constexpr int R = BLUR ? 2 : 0;
-  const bool aligned = aligned_in && aligned_out;
-  int X, ys, ye;
-
-  if (blockIdx.x * FUSED_TW >= (unsigned) W) {
-    /* The side column: lane t takes side lane t / strips of strip t %
-     * strips, when that strip is interior elsewhere. */
-    const int strips = (row1 - row0 + FUSED_TH - 1) / FUSED_TH;
-    const int t = (blockIdx.y * FUSED_WARPS + threadIdx.y) * FUSED_SIDE_LANES
-        + threadIdx.x;
-    if (!aligned || W < 12 || threadIdx.x >= FUSED_SIDE_LANES
-        || t >= strips * fused_side_lanes (W))
-      return;
-    const int p = t / strips;
-    ys = row0 + (t - p * strips) * FUSED_TH;
-    ye = min (ys + FUSED_TH, row1);
-    X = fused_side_x (p, fused_xr0 (W));
-    if (X >= W || !fused_short_inner (ys, ye, W, H, R, aligned))
-      return;
-  } else {
-    X = blockIdx.x * FUSED_TW + threadIdx.x * FUSED_PX;
-    ys = row0 + blockIdx.y * FUSED_BLOCK_ROWS + threadIdx.y * FUSED_TH;
-    if (X >= W || ys >= row1)
-      return;                   /* no lane talks to another: safe */
-    ye = min (ys + FUSED_TH, row1);
-    if (fused_short_inner (ys, ye, W, H, R, aligned)) {
-      if (!fused_lane_inner (X, W))
-        return;                 /* a side lane: the side column's */
-      edge_fused_interior_short < BLUR, NORM, OUTPUT > (luma +
-          (size_t) (ys - 1 - R) * luma_pitch + X - 4, luma_pitch, k,
-          dst + (size_t) ys * dst_pitch + X, dst_pitch);
-      return;
-    }
-  }
-  edge_fused_general < BLUR, NORM, OUTPUT > (luma, luma_pitch, W, H, X, ys,
-      ye, k, border, aligned_in, aligned_out, dst, dst_pitch);
+  fused_task t;
+  if (!fused_short_task_of (W, H, R, row0, row1, aligned_in && aligned_out,
+          blockIdx.x, blockIdx.y, threadIdx.y, threadIdx.x, t))
+    return;                     /* no lane talks to another: safe */
+  if (t.interior)
+    edge_fused_interior_short < BLUR, NORM, OUTPUT > (luma +
+        (size_t) (t.ys - 1 - R) * luma_pitch + t.X - 4, luma_pitch, k,
+        dst + (size_t) t.ys * dst_pitch + t.X, dst_pitch);
+  else
+    edge_fused_general < BLUR, NORM, OUTPUT > (luma, luma_pitch, W, H, t.X,
+        t.ys, t.ye, k, border, aligned_in, aligned_out, dst, dst_pitch);
 }
 
 /* The strips of output rows [row0, row1), for a GPU that holds
@@ -1369,9 +1411,7 @@ edge_fused_short_dispatch (cudaStream_t stream, const uint8_t * luma,
     size_t dst_pitch)
 {
   const dim3 block (32, FUSED_WARPS);
-  /* One more column of blocks for the side lanes. */
-  const dim3 grid (ce_ceil_div (W, FUSED_TW) + (ain && aout && W >= 12),
-      ce_ceil_div (row1 - row0, FUSED_BLOCK_ROWS));
+  const dim3 grid = fused_short_grid (W, row0, row1, ain && aout);
   const ce_fconsts k = ce_fconsts_make (c);
 #define CE_FUSED_LAUNCH(N, O) \
   edge_fused_short_kernel < BLUR, N, O > <<< grid, block, 0, stream >>> ( \
@@ -1424,8 +1464,7 @@ ce_launch_edge_fused (const uint8_t * d_luma, size_t luma_pitch, int width,
         const fused_layout L = r1 - r0 == row1 - row0 ? whole
             : fused_layout_make (width, height, r0, r1, consts->blur,
             ain && aout, resident);
-        const unsigned blocks = L.interior0 / FUSED_WARPS
-            + L.interior_blocks;
+        const unsigned blocks = fused_blocks (L);
         if (consts->blur)
           edge_fused_dispatch < true > (blocks, stream, d_luma, luma_pitch,
               width, height, L, consts, ain, aout, d_dst, dst_pitch);
@@ -1433,6 +1472,83 @@ ce_launch_edge_fused (const uint8_t * d_luma, size_t luma_pitch, int width,
           edge_fused_dispatch < false > (blocks, stream, d_luma, luma_pitch,
               width, height, L, consts, ain, aout, d_dst, dst_pitch);
       });
+}
+
+/* Whether the tasks of one launch of the fused kernels, for output rows
+ * [row0, row1) of a W x H frame, cover every output pixel once and read
+ * only where their path may: the launch's own task functions, run on the
+ * host over its whole grid (cudaedge-testing.h). */
+extern "C" int
+ce_fused_layout_errors (int W, int H, int row0, int row1, int blur,
+    int aligned, int resident_warps, char *what, size_t what_size)
+{
+  const int R = blur ? 2 : 0;
+  const int rows = row1 - row0;
+  const fused_layout L = fused_layout_make (W, H, row0, row1, blur != 0,
+      aligned != 0, resident_warps);
+  const bool shrt = L.th <= FUSED_TH_MIN;
+  unsigned char *seen = (unsigned char *) calloc ((size_t) W * rows, 1);
+  int errors = 0;
+
+  if (what_size)
+    what[0] = 0;
+  if (!seen)
+    return -1;
+  auto fail = [&](const char *why, const fused_task & t) {
+    if (errors++ == 0 && what_size)
+      snprintf (what, what_size, "%s kernel, %dx%d rows %d-%d, blur %d, "
+          "aligned %d: %s (X %d, rows %d-%d, %s)", shrt ? "short" : "wave",
+          W, H, row0, row1, blur, aligned, why, t.X, t.ys, t.ye,
+          t.interior ? "interior" : "general");
+  };
+  auto take = [&](const fused_task & t) {
+    if (t.X < 0 || t.X % FUSED_PX || t.X >= W || t.ys < row0 || t.ye > row1
+        || t.ys >= t.ye) {
+      fail ("outside the launch", t);
+      return;
+    }
+    if (t.interior) {
+      /* reads columns X - 4 ... X + 7, rows ys - 1 - R on, as words */
+      const int last = shrt ? t.ys + FUSED_TH + R
+          : t.ye + R + FUSED_PREFETCH;
+      if (!aligned || !fused_lane_inner (t.X, W) || t.ys - 1 - R < 0
+          || last > H - 1 || (shrt && t.ye != t.ys + FUSED_TH))
+        fail ("interior reads leave the frame", t);
+    }
+    for (int y = t.ys; y < t.ye; y++)
+      for (int x = t.X; x < t.X + FUSED_PX && x < W; x++)
+        if (seen[(size_t) (y - row0) * W + x]++)
+          fail ("pixel taken twice", t);
+  };
+
+  fused_task t;
+  if (shrt) {
+    const dim3 g = fused_short_grid (W, row0, row1, aligned != 0);
+    for (unsigned by = 0; by < g.y; by++)
+      for (unsigned bx = 0; bx < g.x; bx++)
+        for (int warp = 0; warp < FUSED_WARPS; warp++)
+          for (int lane = 0; lane < 32; lane++)
+            if (fused_short_task_of (W, H, R, row0, row1, aligned != 0, bx,
+                    by, warp, lane, t))
+              take (t);
+  } else {
+    const long long warps = (long long) fused_blocks (L) * FUSED_WARPS;
+    for (long long w = 0; w < warps; w++)
+      for (int lane = 0; lane < 32; lane++)
+        if (fused_task_of (L, W, (int) w, lane, t))
+          take (t);
+  }
+  for (size_t i = 0; i < (size_t) W * rows; i++)
+    if (!seen[i]) {
+      t.X = (int) (i % W);
+      t.ys = row0 + (int) (i / W);
+      t.ye = t.ys + 1;
+      t.interior = false;
+      fail ("pixel not taken", t);
+      break;
+    }
+  free (seen);
+  return errors;
 }
 
 /* ------------------------------------------------------------------------

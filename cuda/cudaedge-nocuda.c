@@ -6,6 +6,8 @@
  * Every call says so with CE_STATUS_NOT_BUILT, so callers fall back to the
  * CPU reference exactly as on a machine without a GPU.
  */
+#include <stdio.h>
+
 #include "cudaedge-core.h"
 #include "cudaedge-private.h"
 #include "cudaedge-testing.h"
@@ -192,4 +194,20 @@ unsigned long
 ce_cuda_device_scopes_taken (void)
 {
   return 0;
+}
+
+int
+ce_fused_layout_errors (int width, int height, int row0, int row1, int blur,
+    int aligned, int resident_warps, char *what, size_t what_size)
+{
+  (void) width;
+  (void) height;
+  (void) row0;
+  (void) row1;
+  (void) blur;
+  (void) aligned;
+  (void) resident_warps;
+  if (what_size)
+    snprintf (what, what_size, "built without CUDA");
+  return -1;
 }

@@ -33,6 +33,16 @@ void ce_cuda_ctx_inject_failure (ce_cuda_ctx * ctx, int n);
 int ce_cuda_device_switches_pending (void);
 unsigned long ce_cuda_device_scopes_taken (void);
 
+/* The number of faults in the strips one launch of the fused edge kernel
+ * gives its lanes, for output rows [row0, row1) of a width x height frame
+ * (blur on or off, input and output 4-byte aligned or not) on a GPU that
+ * holds resident_warps warps at once: output pixels taken twice or not at
+ * all, and interior strips whose reads would leave the frame.  The first
+ * is described in what.  Host code only, no GPU needed; -1 when the core
+ * is built without CUDA. */
+int ce_fused_layout_errors (int width, int height, int row0, int row1,
+    int blur, int aligned, int resident_warps, char *what, size_t what_size);
+
 #ifdef __cplusplus
 }
 #endif
