@@ -35,6 +35,10 @@
  *     the output of the last warm-up frame to the output of the last one.
  *  3. Baseline: the same buffers through appsrc ! identity ! fakesink, to
  *     show the GStreamer per-buffer overhead.
+ *  4. --pipelines N: N such pipelines at once, one thread each; with
+ *     --devices D as well, each count N >= D again with pipeline k on
+ *     cuda-device-id k % D, against the D devices' links measured at the
+ *     same time (one thread each) and against the same N on one device.
  *
  * Exit: 0 done, 77 "SKIP: no CUDA device" (--backend cuda without a GPU),
  * 1 on any error, 2 on bad options.
@@ -104,6 +108,7 @@ static struct
   int warmup;
   int runs;
   int device;
+  int devices;                  /* > 1: also spread the counts over GPUs */
   const char *element;
   const char *format;
   const char *backend;
@@ -111,6 +116,7 @@ static struct
   int n_pipelines;
   const char *csv;
 } opt = {.warmup = DEFAULT_WARMUP,.runs = DEFAULT_RUNS,.device = 0,
+  .devices = 1,
   .element = "cudaedge",.format = "GRAY8",.backend = "cuda"
 };
 
@@ -134,7 +140,12 @@ usage (FILE * f)
       "                      (1: the single pipeline of the table)\n"
       "  --format FMT        input video format (default GRAY8)\n"
       "  --backend B         cuda (default), cpu or auto\n"
-      "  --device N          CUDA device (default 0)\n"
+      "  --device N          CUDA device (default 0): the element's\n"
+      "                      cuda-device-id and the link measured\n"
+      "  --devices D         also run each --pipelines count N >= D spread\n"
+      "                      over CUDA devices 0 ... D-1 (pipeline k on\n"
+      "                      cuda-device-id k %% D), against the D links\n"
+      "                      measured at once and the same N on one GPU\n"
       "  --csv FILE          also append one line per measured row to FILE\n"
       "                      (the header first when FILE is new or empty;\n"
       "                      columns in tools/perf-plots.py)\n"
@@ -241,6 +252,8 @@ parse_args (int argc, char **argv)
       g_strfreev (items);
     } else if ((v = opt_value (argc, argv, &i, "--csv"))) {
       opt.csv = v;
+    } else if ((v = opt_value (argc, argv, &i, "--devices"))) {
+      opt.devices = parse_int (v, 1, 64, "--devices");
     } else if ((v = opt_value (argc, argv, &i, "--device"))) {
       opt.device = parse_int (v, 0, 1024, "--device");
     } else if ((v = opt_value (argc, argv, &i, "--element"))) {
@@ -525,6 +538,53 @@ measure_link (size_t in_bytes, size_t out_bytes)
   CK (cudaFreeHost (h_out));
   CK (cudaFreeHost (h_in));
   return lc;
+}
+
+/* The links of CUDA devices 0 ... n-1 measured at the same time, one
+ * thread each, so that what they share (the host's memory, its PCIe
+ * root) counts: the ceiling of pipelines spread over those devices. */
+typedef struct
+{
+  int device;
+  size_t in_bytes, out_bytes;
+  link_ceiling lc;
+} link_job;
+
+static gpointer
+link_thread (gpointer data)
+{
+  link_job *j = data;
+
+  CK (cudaSetDevice (j->device));
+  j->lc = measure_link (j->in_bytes, j->out_bytes);
+  return NULL;
+}
+
+/* Returns the sum of the devices' frame rates; prints each. */
+static double
+measure_links_at_once (size_t in_bytes, size_t out_bytes, int n)
+{
+  link_job *jobs = g_new0 (link_job, n);
+  GThread **threads = g_new (GThread *, n);
+  double sum = 0;
+  int d;
+
+  for (d = 0; d < n; d++) {
+    jobs[d].device = d;
+    jobs[d].in_bytes = in_bytes;
+    jobs[d].out_bytes = out_bytes;
+    threads[d] = g_thread_new ("link", link_thread, &jobs[d]);
+  }
+  for (d = 0; d < n; d++) {
+    g_thread_join (threads[d]);
+    printf ("  link of device %d (%d measured at once): %.1f us/frame -> "
+        "%.0f fps\n", d, n, jobs[d].lc.period_us,
+        1e6 / jobs[d].lc.period_us);
+    sum += 1e6 / jobs[d].lc.period_us;
+  }
+  g_free (threads);
+  g_free (jobs);
+  return sum;
 }
 
 /* ------------------------------------------------------------------ */
@@ -853,7 +913,7 @@ run_pipeline (const char *desc, input_set * in, int frames,
 /* N pipelines at once: each thread runs one, from its own inputs. */
 typedef struct
 {
-  const char *desc;
+  gchar *desc;
   input_set in;
   int frames;
   double fps;
@@ -870,12 +930,27 @@ concurrent_thread (gpointer data)
   return NULL;
 }
 
+/* The element's pipeline; @device >= 0 sets its cuda-device-id. */
+static gchar *
+element_desc (int device)
+{
+  gchar *dev = device >= 0 ? g_strdup_printf (" cuda-device-id=%d", device)
+      : g_strdup ("");
+  gchar *desc = g_strdup_printf ("appsrc name=src ! %s name=el backend=%s%s "
+      "! fakesink name=sink sync=false", opt.element, opt.backend, dev);
+
+  g_free (dev);
+  return desc;
+}
+
 /* N pipelines run at the same time: all their timed frames over the
  * span from the first timed window's start to the last one's end (a
- * pipeline that finishes early does not inflate the figure). */
+ * pipeline that finishes early does not inflate the figure).  Pipeline
+ * k runs on cuda-device-id k % @devices, or on @device when @devices is
+ * 0. */
 static double
-run_concurrent (const char *desc, const input_set * model, int frames,
-    int n)
+run_concurrent (int device, int devices, const input_set * model,
+    int frames, int n)
 {
   concurrent_run *c = g_new0 (concurrent_run, n);
   GThread **threads = g_new (GThread *, n);
@@ -883,7 +958,7 @@ run_concurrent (const char *desc, const input_set * model, int frames,
   int k;
 
   for (k = 0; k < n; k++) {
-    c[k].desc = desc;
+    c[k].desc = element_desc (devices > 0 ? k % devices : device);
     c[k].frames = frames;
     c[k].in.caps = gst_caps_ref (model->caps);
     c[k].in.info = model->info;
@@ -892,7 +967,12 @@ run_concurrent (const char *desc, const input_set * model, int frames,
   }
   for (k = 0; k < n; k++) {
     g_thread_join (threads[k]);
-    printf ("    pipeline %d of %d: %.1f fps\n", k + 1, n, c[k].fps);
+    if (devices > 0)
+      printf ("    pipeline %d of %d (device %d): %.1f fps\n", k + 1, n,
+          k % devices, c[k].fps);
+    else
+      printf ("    pipeline %d of %d: %.1f fps\n", k + 1, n, c[k].fps);
+    g_free (c[k].desc);
     start = MIN (start, c[k].t0);
     end = MAX (end, c[k].t1);
     free_inputs (&c[k].in);
@@ -960,6 +1040,8 @@ main (int argc, char **argv)
     } else {
       if (opt.device >= count)
         die ("--device %d, but only %d CUDA device(s)", opt.device, count);
+      if (opt.devices > count)
+        die ("--devices %d, but only %d CUDA device(s)", opt.devices, count);
       CK (cudaSetDevice (opt.device));
       have_gpu = TRUE;
     }
@@ -1003,6 +1085,8 @@ main (int argc, char **argv)
     double *fps = g_new (double, opt.runs);
     double *id_fps = g_new (double, opt.runs);
     double conc_fps[MAX_PIPELINE_COUNTS] = { 0 };
+    double spread_fps[MAX_PIPELINE_COUNTS] = { 0 };
+    double links_fps = 0;
     int ow, oh, k;
 
     memset (rw, 0, sizeof *rw);
@@ -1047,8 +1131,7 @@ main (int argc, char **argv)
           rw->link.period_us, 1e6 / rw->link.period_us);
     }
 
-    el_desc = g_strdup_printf ("appsrc name=src ! %s name=el backend=%s ! "
-        "fakesink name=sink sync=false", opt.element, opt.backend);
+    el_desc = element_desc (have_gpu ? opt.device : -1);
     id_desc = g_strdup ("appsrc name=src ! identity name=el ! "
         "fakesink name=sink sync=false");
 
@@ -1072,7 +1155,8 @@ main (int argc, char **argv)
 
       if (np < 2)
         continue;               /* one pipeline: the runs above */
-      sum = run_concurrent (el_desc, &in, rw->frames, np);
+      sum = run_concurrent (have_gpu ? opt.device : -1, 0, &in, rw->frames,
+          np);
       printf ("  %dx%d %d pipelines at once: %.1f fps together (all "
           "timed frames over the whole span)", rw->size.w,
           rw->size.h, np, sum);
@@ -1081,6 +1165,24 @@ main (int argc, char **argv)
             / 1e6);
       printf ("\n");
       conc_fps[k] = sum;
+    }
+    if (have_gpu && opt.devices > 1)
+      links_fps = measure_links_at_once (in.info.size, out_info.size,
+          opt.devices);
+    for (k = 0; have_gpu && opt.devices > 1 && k < opt.n_pipelines; k++) {
+      int np = opt.pipelines[k];
+
+      if (np < opt.devices)
+        continue;               /* a device would have none */
+      spread_fps[k] = run_concurrent (-1, opt.devices, &in, rw->frames, np);
+      printf ("  %dx%d %d pipelines over %d devices: %.1f fps together = "
+          "%.1f %% of the %d links at once (%.0f fps)", rw->size.w,
+          rw->size.h, np, opt.devices, spread_fps[k],
+          100.0 * spread_fps[k] / links_fps, opt.devices, links_fps);
+      if (conc_fps[k] > 0)
+        printf (" = %.2fx %d pipelines on device %d", spread_fps[k] /
+            conc_fps[k], np, opt.device);
+      printf ("\n");
     }
     rw->fps = median (fps, opt.runs);   /* sorts */
     rw->fps_min = fps[0];
@@ -1106,6 +1208,20 @@ main (int argc, char **argv)
           csv_row (variant, rw->size.w, rw->size.h, opt.format,
               opt.pipelines[k], "fps", conc_fps[k], conc_fps[k],
               conc_fps[k], bytes, "link", link_fps);
+      if (links_fps > 0) {
+        gchar *v = g_strdup_printf ("%s, %d devices", variant, opt.devices);
+        gchar *c = g_strdup_printf ("%d links", opt.devices);
+
+        csv_row (c, rw->size.w, rw->size.h, opt.format, opt.devices, "fps",
+            links_fps, links_fps, links_fps, bytes, NULL, 0);
+        for (k = 0; k < opt.n_pipelines; k++)
+          if (spread_fps[k] > 0)
+            csv_row (v, rw->size.w, rw->size.h, opt.format,
+                opt.pipelines[k], "fps", spread_fps[k], spread_fps[k],
+                spread_fps[k], bytes, c, links_fps);
+        g_free (c);
+        g_free (v);
+      }
       csv_row ("identity", rw->size.w, rw->size.h, opt.format, 1, "fps",
           rw->id_fps, percentile (id_fps, opt.runs, 0.25),
           percentile (id_fps, opt.runs, 0.75), 0, NULL, 0);

@@ -9,7 +9,9 @@
 # the CUDA path.  Writes, replacing those of an earlier sweep:
 #   OUTDIR/kernel.csv   cudaedge-bench, every size below
 #   OUTDIR/element.csv  element-bench, cudaedge GRAY8 (backend=cuda), every
-#                       size; then 1, 2, 4 and 8 pipelines at once at 1080p
+#                       size; then 1, 2, 4 and 8 pipelines at once at 1080p;
+#                       with two GPUs or more, the same counts at 1080p and
+#                       4K on one GPU and spread over all of them
 #   OUTDIR/cudamem.csv  cudamem-bench (GStreamer CUDA memory), every size
 #   OUTDIR/*.txt        the printed tables, which also go to stdout
 # A program that was not built (cudamem-bench needs gstreamer-cuda-1.0) or
@@ -96,6 +98,22 @@ step "element-bench" element.txt 150 element-bench "${size_args[@]}" \
 step "element-bench pipelines" element.txt 120 element-bench \
   --size "$PIPELINES_SIZE" --element cudaedge --format GRAY8 --backend cuda \
   --runs "$ELEMENT_RUNS" --pipelines "$PIPELINES" --csv "$OUT/element.csv"
+
+# With more than one GPU: the same counts at 1080p and 4K spread over all
+# of them (pipeline k on cuda-device-id k % D), against their links
+# measured at once and the same count on device 0.
+n_gpus=0
+command -v nvidia-smi >/dev/null &&
+  n_gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU ')
+if [ "$n_gpus" -gt 1 ]; then
+  step "element-bench devices" element.txt 240 element-bench \
+    --size "$PIPELINES_SIZE" --size 3840x2160 --element cudaedge \
+    --format GRAY8 --backend cuda --runs "$ELEMENT_RUNS" \
+    --pipelines "$PIPELINES" --devices "$n_gpus" --csv "$OUT/element.csv"
+else
+  echo
+  echo "=== element-bench devices: SKIPPED: $n_gpus GPU(s) listed by nvidia-smi"
+fi
 
 # The element on GStreamer CUDA memory; the system-memory rates of the
 # element-bench run above fill its x_system column.
