@@ -446,6 +446,56 @@ csv_row (const char *variant, int w, int h, const char *format,
 }
 
 /* ------------------------------------------------------------------ */
+/* Threads that must start a timed part together (several links, several
+ * pipelines): each waits until all have arrived, so that one whose set-up
+ * took longer (a device's first context, its pools) does not run alone. */
+typedef struct
+{
+  GMutex lock;
+  GCond cond;
+  int n, arrived;
+  guint64 round;
+} barrier;
+
+static void
+barrier_init (barrier * b, int n)
+{
+  g_mutex_init (&b->lock);
+  g_cond_init (&b->cond);
+  b->n = n;
+  b->arrived = 0;
+  b->round = 0;
+}
+
+static void
+barrier_clear (barrier * b)
+{
+  g_cond_clear (&b->cond);
+  g_mutex_clear (&b->lock);
+}
+
+/* Returns when all n threads have called it (reusable); NULL: at once. */
+static void
+barrier_wait (barrier * b)
+{
+  guint64 round;
+
+  if (!b)
+    return;
+  g_mutex_lock (&b->lock);
+  round = b->round;
+  if (++b->arrived == b->n) {
+    b->arrived = 0;
+    b->round++;
+    g_cond_broadcast (&b->cond);
+  } else {
+    while (round == b->round)
+      g_cond_wait (&b->cond, &b->lock);
+  }
+  g_mutex_unlock (&b->lock);
+}
+
+/* ------------------------------------------------------------------ */
 /* 1. Link ceiling */
 
 typedef struct
@@ -495,8 +545,9 @@ time_reps (cudaStream_t s1, cudaStream_t s2, cudaEvent_t ev0,
   return med;
 }
 
+/* @start (may be NULL) is waited on before each timed part. */
 static link_ceiling
-measure_link (size_t in_bytes, size_t out_bytes)
+measure_link (size_t in_bytes, size_t out_bytes, barrier * start)
 {
   link_ceiling lc = { 0 };
   void *h_in, *h_out, *d_in, *d_out;
@@ -518,10 +569,13 @@ measure_link (size_t in_bytes, size_t out_bytes)
   CK (cudaEventCreate (&ev_join));
   CK (cudaDeviceSynchronize ());
 
+  barrier_wait (start);
   h2d_us = time_reps (s1, s2, ev0, ev1, ev_join, d_in, h_in, in_bytes,
       h_out, d_out, 0, NULL, NULL);
+  barrier_wait (start);
   d2h_us = time_reps (s1, s2, ev0, ev1, ev_join, d_in, h_in, 0,
       h_out, d_out, out_bytes, NULL, NULL);
+  barrier_wait (start);
   lc.period_us = time_reps (s1, s2, ev0, ev1, ev_join, d_in, h_in, in_bytes,
       h_out, d_out, out_bytes, &lc.period_q1_us, &lc.period_q3_us);
   lc.h2d_gbs = h2d_us > 0 ? in_bytes / (h2d_us * 1e3) : 0;
@@ -547,6 +601,7 @@ typedef struct
 {
   int device;
   size_t in_bytes, out_bytes;
+  barrier *start;
   link_ceiling lc;
 } link_job;
 
@@ -556,7 +611,7 @@ link_thread (gpointer data)
   link_job *j = data;
 
   CK (cudaSetDevice (j->device));
-  j->lc = measure_link (j->in_bytes, j->out_bytes);
+  j->lc = measure_link (j->in_bytes, j->out_bytes, j->start);
   return NULL;
 }
 
@@ -566,10 +621,13 @@ measure_links_at_once (size_t in_bytes, size_t out_bytes, int n)
 {
   link_job *jobs = g_new0 (link_job, n);
   GThread **threads = g_new (GThread *, n);
+  barrier start;
   double sum = 0;
   int d;
 
+  barrier_init (&start, n);
   for (d = 0; d < n; d++) {
+    jobs[d].start = &start;
     jobs[d].device = d;
     jobs[d].in_bytes = in_bytes;
     jobs[d].out_bytes = out_bytes;
@@ -582,6 +640,7 @@ measure_links_at_once (size_t in_bytes, size_t out_bytes, int n)
         1e6 / jobs[d].lc.period_us);
     sum += 1e6 / jobs[d].lc.period_us;
   }
+  barrier_clear (&start);
   g_free (threads);
   g_free (jobs);
   return sum;
@@ -808,10 +867,12 @@ push (GstElement * appsrc, GstBuffer * buf, guint64 i)
 }
 
 /* One run of @desc (elements named src, el, sink).  Returns the frames per
- * second of the timed part; fills @stats (if not NULL) from el's "stats". */
+ * second of the timed part; fills @stats (if not NULL) from el's "stats".
+ * @start (may be NULL) is waited on after the warm-up frames are pushed. */
 static double
 run_pipeline_timed (const char *desc, input_set * in, int frames,
-    gboolean query_pool, GstStructure ** stats, gint64 * t0, gint64 * t1)
+    gboolean query_pool, GstStructure ** stats, gint64 * t0, gint64 * t1,
+    barrier * start)
 {
   GError *err = NULL;
   GstElement *pipeline, *appsrc, *el, *sink;
@@ -861,8 +922,11 @@ run_pipeline_timed (const char *desc, input_set * in, int frames,
   else if (in->n_bufs == 0)
     make_pageable_buffers (in, "no element pool queried");
 
-  for (i = 1; i < total; i++)
+  for (i = 1; i < total; i++) {
+    if (i == pd.start_mark)
+      barrier_wait (start);
     push (appsrc, gst_buffer_copy (in->bufs[i % in->n_bufs]), i);
+  }
   if (gst_app_src_end_of_stream (GST_APP_SRC (appsrc)) != GST_FLOW_OK)
     die ("gst_app_src_end_of_stream failed");
 
@@ -907,7 +971,8 @@ static double
 run_pipeline (const char *desc, input_set * in, int frames,
     gboolean query_pool, GstStructure ** stats)
 {
-  return run_pipeline_timed (desc, in, frames, query_pool, stats, NULL, NULL);
+  return run_pipeline_timed (desc, in, frames, query_pool, stats, NULL, NULL,
+      NULL);
 }
 
 /* N pipelines at once: each thread runs one, from its own inputs. */
@@ -915,6 +980,7 @@ typedef struct
 {
   gchar *desc;
   input_set in;
+  barrier *start;               /* the timed parts start together */
   int frames;
   double fps;
   gint64 t0, t1;                /* its timed window, monotonic us */
@@ -926,7 +992,7 @@ concurrent_thread (gpointer data)
   concurrent_run *c = data;
 
   c->fps = run_pipeline_timed (c->desc, &c->in, c->frames, TRUE, NULL,
-      &c->t0, &c->t1);
+      &c->t0, &c->t1, c->start);
   return NULL;
 }
 
@@ -943,7 +1009,8 @@ element_desc (int device)
   return desc;
 }
 
-/* N pipelines run at the same time: all their timed frames over the
+/* N pipelines run at the same time, each starting its timed frames when
+ * all have pushed their warm-up frames: all their timed frames over the
  * span from the first timed window's start to the last one's end (a
  * pipeline that finishes early does not inflate the figure).  Pipeline
  * k runs on cuda-device-id k % @devices, or on @device when @devices is
@@ -955,9 +1022,12 @@ run_concurrent (int device, int devices, const input_set * model,
   concurrent_run *c = g_new0 (concurrent_run, n);
   GThread **threads = g_new (GThread *, n);
   gint64 start = G_MAXINT64, end = 0;
+  barrier together;
   int k;
 
+  barrier_init (&together, n);
   for (k = 0; k < n; k++) {
+    c[k].start = &together;
     c[k].desc = element_desc (devices > 0 ? k % devices : device);
     c[k].frames = frames;
     c[k].in.caps = gst_caps_ref (model->caps);
@@ -977,6 +1047,7 @@ run_concurrent (int device, int devices, const input_set * model,
     end = MAX (end, c[k].t1);
     free_inputs (&c[k].in);
   }
+  barrier_clear (&together);
   g_free (threads);
   g_free (c);
   return end > start ? (double) n * frames / ((end - start) * 1e-6) : 0;
@@ -1124,7 +1195,7 @@ main (int argc, char **argv)
     }
 
     if (have_gpu) {
-      rw->link = measure_link (in.info.size, out_info.size);
+      rw->link = measure_link (in.info.size, out_info.size, NULL);
       printf ("link %dx%d: H2D %.2f GB/s (%zu B), D2H %.2f GB/s (%zu B), "
           "overlapped %.1f us/frame -> %.0f fps\n", rw->size.w, rw->size.h,
           rw->link.h2d_gbs, in.info.size, rw->link.d2h_gbs, out_info.size,
