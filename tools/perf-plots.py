@@ -73,7 +73,11 @@ Variant names the plots use:
                   streams)", "cpu fast, N threads"
   element-bench   "link ceiling" (fps the overlapped H2D + D2H of the input
                   and output frame allow), "ELEMENT backend=BACKEND" (the
-                  element, parallel 1 or N pipelines), "identity"
+                  element, parallel 1 or N pipelines), "identity"; with
+                  --devices D also "D links" and "D links, K buffers
+                  cycled" (parallel D), "link, K buffers cycled" and
+                  "ELEMENT backend=BACKEND, D devices" (parallel N), which
+                  the plots leave out
   cudamem-bench   "kernel alone", "d2h alone", "cudaedge GRAY8/system",
                   "cudaedge NV12/CUDAMemory"
 """
@@ -254,7 +258,7 @@ def plot_element_fps(rows, path):
     # measured: system memory
     groups = defaultdict(list)
     for r in el:
-        if r.variant not in ("identity", "link ceiling"):
+        if r.variant != "identity" and "link" not in r.variant:
             groups[(r.variant, r.format)].append(r)
     for (variant, fmt), rs in sorted(groups.items()):
         pts = series(rs, fps_of)

@@ -506,12 +506,14 @@ typedef struct
   double period_q1_us, period_q3_us;    /* its quartiles */
 } link_ceiling;
 
-/* Median time per frame in us; @q1 and @q3 (may be NULL) its quartiles. */
+/* Median time per frame in us; @q1 and @q3 (may be NULL) its quartiles.
+ * Frame f is copied from and to host buffer f % @nbufs (@h_in and @h_out
+ * hold @nbufs frames each). */
 static double
 time_reps (cudaStream_t s1, cudaStream_t s2, cudaEvent_t ev0,
     cudaEvent_t ev1, cudaEvent_t ev_join, void *d_in, const void *h_in,
     size_t in_bytes, void *h_out, const void *d_out, size_t out_bytes,
-    double *q1, double *q3)
+    int nbufs, double *q1, double *q3)
 {
   double med;
   double t[LINK_REPS];
@@ -522,12 +524,14 @@ time_reps (cudaStream_t s1, cudaStream_t s2, cudaEvent_t ev0,
     CK (cudaEventRecord (ev0, s1));
     CK (cudaStreamWaitEvent (s2, ev0, 0));
     for (f = 0; f < LINK_BATCH; f++) {
+      size_t b = (size_t) (f % nbufs);
+
       if (in_bytes)
-        CK (cudaMemcpyAsync (d_in, h_in, in_bytes, cudaMemcpyHostToDevice,
-                s1));
+        CK (cudaMemcpyAsync (d_in, (const char *) h_in + b * in_bytes,
+                in_bytes, cudaMemcpyHostToDevice, s1));
       if (out_bytes)
-        CK (cudaMemcpyAsync (h_out, d_out, out_bytes,
-                cudaMemcpyDeviceToHost, s2));
+        CK (cudaMemcpyAsync ((char *) h_out + b * out_bytes, d_out,
+                out_bytes, cudaMemcpyDeviceToHost, s2));
     }
     CK (cudaEventRecord (ev_join, s2));
     CK (cudaStreamWaitEvent (s1, ev_join, 0));
@@ -545,9 +549,11 @@ time_reps (cudaStream_t s1, cudaStream_t s2, cudaEvent_t ev0,
   return med;
 }
 
-/* @start (may be NULL) is waited on before each timed part. */
+/* @start (may be NULL) is waited on before each timed part; @nbufs host
+ * buffers of each direction are cycled (1: the same two, which may stay
+ * in the host's caches; more: host memory traffic as a pool's). */
 static link_ceiling
-measure_link (size_t in_bytes, size_t out_bytes, barrier * start)
+measure_link (size_t in_bytes, size_t out_bytes, barrier * start, int nbufs)
 {
   link_ceiling lc = { 0 };
   void *h_in, *h_out, *d_in, *d_out;
@@ -555,12 +561,12 @@ measure_link (size_t in_bytes, size_t out_bytes, barrier * start)
   cudaEvent_t ev0, ev1, ev_join;
   double h2d_us, d2h_us;
 
-  CK (cudaHostAlloc (&h_in, in_bytes, cudaHostAllocDefault));
-  CK (cudaHostAlloc (&h_out, out_bytes, cudaHostAllocDefault));
+  CK (cudaHostAlloc (&h_in, nbufs * in_bytes, cudaHostAllocDefault));
+  CK (cudaHostAlloc (&h_out, nbufs * out_bytes, cudaHostAllocDefault));
   CK (cudaMalloc (&d_in, in_bytes));
   CK (cudaMalloc (&d_out, out_bytes));
-  memset (h_in, 0x5a, in_bytes);
-  memset (h_out, 0, out_bytes);
+  memset (h_in, 0x5a, nbufs * in_bytes);
+  memset (h_out, 0, nbufs * out_bytes);
   CK (cudaMemset (d_out, 0xa5, out_bytes));
   CK (cudaStreamCreateWithFlags (&s1, cudaStreamNonBlocking));
   CK (cudaStreamCreateWithFlags (&s2, cudaStreamNonBlocking));
@@ -571,13 +577,13 @@ measure_link (size_t in_bytes, size_t out_bytes, barrier * start)
 
   barrier_wait (start);
   h2d_us = time_reps (s1, s2, ev0, ev1, ev_join, d_in, h_in, in_bytes,
-      h_out, d_out, 0, NULL, NULL);
+      h_out, d_out, 0, nbufs, NULL, NULL);
   barrier_wait (start);
   d2h_us = time_reps (s1, s2, ev0, ev1, ev_join, d_in, h_in, 0,
-      h_out, d_out, out_bytes, NULL, NULL);
+      h_out, d_out, out_bytes, nbufs, NULL, NULL);
   barrier_wait (start);
   lc.period_us = time_reps (s1, s2, ev0, ev1, ev_join, d_in, h_in, in_bytes,
-      h_out, d_out, out_bytes, &lc.period_q1_us, &lc.period_q3_us);
+      h_out, d_out, out_bytes, nbufs, &lc.period_q1_us, &lc.period_q3_us);
   lc.h2d_gbs = h2d_us > 0 ? in_bytes / (h2d_us * 1e3) : 0;
   lc.d2h_gbs = d2h_us > 0 ? out_bytes / (d2h_us * 1e3) : 0;
   lc.ok = lc.period_us > 0;
@@ -601,6 +607,7 @@ typedef struct
 {
   int device;
   size_t in_bytes, out_bytes;
+  int nbufs;
   barrier *start;
   link_ceiling lc;
 } link_job;
@@ -611,13 +618,14 @@ link_thread (gpointer data)
   link_job *j = data;
 
   CK (cudaSetDevice (j->device));
-  j->lc = measure_link (j->in_bytes, j->out_bytes, j->start);
+  j->lc = measure_link (j->in_bytes, j->out_bytes, j->start, j->nbufs);
   return NULL;
 }
 
-/* Returns the sum of the devices' frame rates; prints each. */
+/* Returns the sum of the devices' frame rates; prints each.  @nbufs as
+ * in measure_link. */
 static double
-measure_links_at_once (size_t in_bytes, size_t out_bytes, int n)
+measure_links_at_once (size_t in_bytes, size_t out_bytes, int n, int nbufs)
 {
   link_job *jobs = g_new0 (link_job, n);
   GThread **threads = g_new (GThread *, n);
@@ -628,6 +636,7 @@ measure_links_at_once (size_t in_bytes, size_t out_bytes, int n)
   barrier_init (&start, n);
   for (d = 0; d < n; d++) {
     jobs[d].start = &start;
+    jobs[d].nbufs = nbufs;
     jobs[d].device = d;
     jobs[d].in_bytes = in_bytes;
     jobs[d].out_bytes = out_bytes;
@@ -635,9 +644,9 @@ measure_links_at_once (size_t in_bytes, size_t out_bytes, int n)
   }
   for (d = 0; d < n; d++) {
     g_thread_join (threads[d]);
-    printf ("  link of device %d (%d measured at once): %.1f us/frame -> "
-        "%.0f fps\n", d, n, jobs[d].lc.period_us,
-        1e6 / jobs[d].lc.period_us);
+    printf ("  link of device %d (%d measured at once, %d buffer(s) "
+        "cycled): %.1f us/frame -> %.0f fps\n", d, n, nbufs,
+        jobs[d].lc.period_us, 1e6 / jobs[d].lc.period_us);
     sum += 1e6 / jobs[d].lc.period_us;
   }
   barrier_clear (&start);
@@ -1157,7 +1166,7 @@ main (int argc, char **argv)
     double *id_fps = g_new (double, opt.runs);
     double conc_fps[MAX_PIPELINE_COUNTS] = { 0 };
     double spread_fps[MAX_PIPELINE_COUNTS] = { 0 };
-    double links_fps = 0;
+    double links_fps = 0, links_cycled_fps = 0, link_cycled_fps = 0;
     int ow, oh, k;
 
     memset (rw, 0, sizeof *rw);
@@ -1195,7 +1204,7 @@ main (int argc, char **argv)
     }
 
     if (have_gpu) {
-      rw->link = measure_link (in.info.size, out_info.size, NULL);
+      rw->link = measure_link (in.info.size, out_info.size, NULL, 1);
       printf ("link %dx%d: H2D %.2f GB/s (%zu B), D2H %.2f GB/s (%zu B), "
           "overlapped %.1f us/frame -> %.0f fps\n", rw->size.w, rw->size.h,
           rw->link.h2d_gbs, in.info.size, rw->link.d2h_gbs, out_info.size,
@@ -1237,9 +1246,15 @@ main (int argc, char **argv)
       printf ("\n");
       conc_fps[k] = sum;
     }
-    if (have_gpu && opt.devices > 1)
+    if (have_gpu && opt.devices > 1) {
       links_fps = measure_links_at_once (in.info.size, out_info.size,
-          opt.devices);
+          opt.devices, 1);
+      /* As the pools use the host's memory: one device, then all. */
+      link_cycled_fps = measure_links_at_once (in.info.size, out_info.size,
+          1, N_POOL_BUFFERS);
+      links_cycled_fps = measure_links_at_once (in.info.size, out_info.size,
+          opt.devices, N_POOL_BUFFERS);
+    }
     for (k = 0; have_gpu && opt.devices > 1 && k < opt.n_pipelines; k++) {
       int np = opt.pipelines[k];
 
@@ -1247,9 +1262,11 @@ main (int argc, char **argv)
         continue;               /* a device would have none */
       spread_fps[k] = run_concurrent (-1, opt.devices, &in, rw->frames, np);
       printf ("  %dx%d %d pipelines over %d devices: %.1f fps together = "
-          "%.1f %% of the %d links at once (%.0f fps)", rw->size.w,
-          rw->size.h, np, opt.devices, spread_fps[k],
-          100.0 * spread_fps[k] / links_fps, opt.devices, links_fps);
+          "%.1f %% of the %d links at once (%.0f fps), %.1f %% of them "
+          "with %d buffers cycled (%.0f fps)", rw->size.w, rw->size.h, np,
+          opt.devices, spread_fps[k], 100.0 * spread_fps[k] / links_fps,
+          opt.devices, links_fps, 100.0 * spread_fps[k] / links_cycled_fps,
+          N_POOL_BUFFERS, links_cycled_fps);
       if (conc_fps[k] > 0)
         printf (" = %.2fx %d pipelines on device %d", spread_fps[k] /
             conc_fps[k], np, opt.device);
@@ -1283,8 +1300,20 @@ main (int argc, char **argv)
         gchar *v = g_strdup_printf ("%s, %d devices", variant, opt.devices);
         gchar *c = g_strdup_printf ("%d links", opt.devices);
 
+        gchar *c8 = g_strdup_printf ("%d links, %d buffers cycled",
+            opt.devices, N_POOL_BUFFERS);
+
         csv_row (c, rw->size.w, rw->size.h, opt.format, opt.devices, "fps",
             links_fps, links_fps, links_fps, bytes, NULL, 0);
+        csv_row (c8, rw->size.w, rw->size.h, opt.format, opt.devices, "fps",
+            links_cycled_fps, links_cycled_fps, links_cycled_fps, bytes,
+            NULL, 0);
+        g_free (c8);
+        c8 = g_strdup_printf ("link, %d buffers cycled", N_POOL_BUFFERS);
+        csv_row (c8, rw->size.w, rw->size.h, opt.format, 1, "fps",
+            link_cycled_fps, link_cycled_fps, link_cycled_fps, bytes,
+            NULL, 0);
+        g_free (c8);
         for (k = 0; k < opt.n_pipelines; k++)
           if (spread_fps[k] > 0)
             csv_row (v, rw->size.w, rw->size.h, opt.format,
