@@ -84,6 +84,7 @@ Variant names the plots use:
 
 import csv
 import glob
+import re
 import math
 import os
 import statistics
@@ -373,7 +374,7 @@ def plot_pipelines(rows, path):
     el = by(rows, "element-bench")
     groups = defaultdict(list)
     for r in el:
-        if r.variant not in ("identity", "link ceiling") and r.fps:
+        if r.variant != "identity" and "link" not in r.variant and r.fps:
             groups[(r.variant, r.format, r.size)].append(r)
     groups = {k: rs for k, rs in groups.items()
               if len({r.parallel for r in rs}) > 1}
@@ -395,7 +396,10 @@ def plot_pipelines(rows, path):
         fps = [statistics.median(per_n[k]) for k in ns]
         top = max(top, max(fps))
         bytes_ = statistics.median([r.bytes or 0 for r in rs])
-        link = [r.fps for r in el if r.variant == "link ceiling"
+        # spread over D devices (--devices): the D links measured at once
+        m = re.search(r", (\d+) devices$", variant)
+        link_name = "%s links" % m.group(1) if m else "link ceiling"
+        link = [r.fps for r in el if r.variant == link_name
                 and r.format == fmt and r.size == (w, h) and r.fps
                 and (not r.bytes or not bytes_ or r.bytes == bytes_)]
         link_fps = statistics.median(link) if link else None
@@ -405,7 +409,9 @@ def plot_pipelines(rows, path):
         if link_fps:
             top = max(top, link_fps)
             ax.axhline(link_fps, color=color, linestyle="--",
-                       label="link ceiling, %dx%d" % (w, h))
+                       label="%s, %dx%d" % (
+                           "%s at once" % link_name if m else
+                           "link ceiling", w, h))
             for k, v in zip(ns, fps):
                 ax.annotate("%.0f %%" % (100.0 * v / link_fps), (k, v),
                             textcoords="offset points", xytext=(0, -14),
