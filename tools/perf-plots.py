@@ -73,11 +73,13 @@ Variant names the plots use:
                   streams)", "cpu fast, N threads"
   element-bench   "link ceiling" (fps the overlapped H2D + D2H of the input
                   and output frame allow), "ELEMENT backend=BACKEND" (the
-                  element, parallel 1 or N pipelines), "identity"; with
+                  element, parallel 1 or N pipelines), "identity", "link,
+                  K buffers cycled" (the link through as many host
+                  buffers as the pools cycle; not plotted); with
                   --devices D also "D links" and "D links, K buffers
-                  cycled" (parallel D), "link, K buffers cycled" and
-                  "ELEMENT backend=BACKEND, D devices" (parallel N), which
-                  the plots leave out
+                  cycled" (parallel D, measured at once), and "ELEMENT
+                  backend=BACKEND, D devices" (parallel N), drawn in the
+                  pipelines plot against "D links"
   cudamem-bench   "kernel alone", "d2h alone", "cudaedge GRAY8/system",
                   "cudaedge NV12/CUDAMemory"
 """
