@@ -41,6 +41,8 @@ typedef struct
   ce_dev_image out;                /* output when the caller gives none */
   int queued;                   /* work queued since the last wait */
   int downloads;                /* a download is queued */
+  int timing;                   /* time the next frame (the default) */
+  int timed;                    /* the frame queued now is timed */
 } ce_dev_slot;
 
 struct ce_cuda_dev
@@ -99,6 +101,7 @@ ce_cuda_dev_new (ce_cuda_dev ** out)
     ce_dev_slot *sl = &dev->slots[i];
     cudaError_t err;
 
+    sl->timing = 1;
     err = cudaStreamCreateWithFlags (&sl->stream, cudaStreamNonBlocking);
     if (err == cudaSuccess)
       err = cudaEventCreate (&sl->start);
@@ -161,12 +164,22 @@ dev_get_slot (ce_cuda_dev * dev, int slot, ce_dev_slot ** out)
   return CE_STATUS_OK;
 }
 
-/* The first submission since the last wait marks the start. */
+void
+ce_cuda_dev_set_timing (ce_cuda_dev * dev, int slot, int timing)
+{
+  if (dev && slot >= 0 && slot < CE_CUDA_SLOTS)
+    dev->slots[slot].timing = timing != 0;
+}
+
+/* The first submission since the last wait starts a frame, and marks the
+ * start when the frame is timed. */
 static ce_status
 dev_begin (ce_dev_slot * sl)
 {
   if (!sl->queued) {
-    CUDA_CHECK (cudaEventRecord (sl->start, sl->stream));
+    sl->timed = sl->timing;
+    if (sl->timed)
+      CUDA_CHECK (cudaEventRecord (sl->start, sl->stream));
     sl->queued = 1;
     sl->downloads = 0;
   }
@@ -225,7 +238,8 @@ ce_cuda_dev_edge_submit (ce_cuda_dev * dev, int slot, const ce_frame * src,
       d_dst, d_pitch, sl->stream);
   if (status != CE_STATUS_OK)
     return status;
-  CUDA_CHECK (cudaEventRecord (sl->kernels_done, sl->stream));
+  if (sl->timed)
+    CUDA_CHECK (cudaEventRecord (sl->kernels_done, sl->stream));
   if (h_dst) {
     CUDA_CHECK (cudaMemcpy2DAsync (h_dst, h_stride, d_dst, d_pitch, w, h,
             cudaMemcpyDeviceToHost, sl->stream));
@@ -250,7 +264,8 @@ ce_cuda_dev_upscale2x_submit (ce_cuda_dev * dev, int slot,
       bytes_per_pixel, 0, 2 * height, d_dst, dst_pitch, sl->stream);
   if (status != CE_STATUS_OK)
     return status;
-  CUDA_CHECK (cudaEventRecord (sl->kernels_done, sl->stream));
+  if (sl->timed)
+    CUDA_CHECK (cudaEventRecord (sl->kernels_done, sl->stream));
   CUDA_CHECK (cudaEventRecord (sl->done, sl->stream));
   return CE_STATUS_OK;
 }
@@ -290,7 +305,7 @@ ce_cuda_dev_wait (ce_cuda_dev * dev, int slot, ce_timing * timing)
   /* "done" was recorded by the last submission: waiting later (a frame in
    * flight) does not count as the frame's time. */
   CUDA_CHECK (cudaEventSynchronize (sl->done));
-  if (timing) {
+  if (timing && sl->timed) {
     if (cudaEventElapsedTime (&k_ms, sl->start, sl->kernels_done)
         == cudaSuccess)
       timing->kernel_us = 1000.0 * k_ms;

@@ -52,9 +52,14 @@ ce_status ce_cuda_dev_upscale2x_submit (ce_cuda_dev * dev, int slot,
 ce_status ce_cuda_dev_fill_submit (ce_cuda_dev * dev, int slot,
     uint8_t * d_dst, size_t pitch, size_t row_bytes, int rows, int value);
 
+/* Whether the next frame submitted on @slot (its submissions up to the
+ * next wait) is timed, with CUDA events that cost host work per frame; on
+ * until set otherwise. */
+void ce_cuda_dev_set_timing (ce_cuda_dev * dev, int slot, int timing);
+
 /* Waits for everything queued on @slot since the last wait.  @timing
  * (may be NULL) gets the kernels' time in kernel_us and the download's in
- * download_us; upload_us is 0. */
+ * download_us, or zeros for a frame that was not timed; upload_us is 0. */
 ce_status ce_cuda_dev_wait (ce_cuda_dev * dev, int slot, ce_timing * timing);
 
 #ifdef __cplusplus

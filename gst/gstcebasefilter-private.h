@@ -138,7 +138,8 @@ gboolean gst_ce_cuda_memory_decide_allocation (GstCeBaseFilter * self,
 GstBuffer *gst_ce_cuda_memory_validate (GstCeBaseFilter * self,
     GstBuffer * buffer);
 ce_status gst_ce_cuda_memory_submit (GstCeBaseFilter * self, gint slot,
-    const GstVideoFrame * in, GstVideoFrame * out, gconstpointer params);
+    guint64 frame, const GstVideoFrame * in, GstVideoFrame * out,
+    gconstpointer params);
 ce_status gst_ce_cuda_memory_wait (gpointer self, gint slot,
     ce_timing * timing);
 GstFlowReturn gst_ce_cuda_memory_complete (GstCeBaseFilter * self,

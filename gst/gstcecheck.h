@@ -24,8 +24,8 @@
 
 G_BEGIN_DECLS
 
-/* GPU frames of system memory are timed (CUDA events, host work on every
- * frame) one in GST_CE_STATS_SAMPLE, and every one once the stats have
+/* GPU frames, on system memory and on CUDA memory, are timed (CUDA events,
+ * host work on every frame) one in GST_CE_STATS_SAMPLE, and every one once the stats have
  * been read: an application that reads them gets the time of every frame
  * from then on, one that does not keeps the frame path lean. */
 #define GST_CE_STATS_SAMPLE 64     /* README's stats row says 64 too */

@@ -446,13 +446,17 @@ gst_ce_cuda_memory_validate (GstCeBaseFilter * self, GstBuffer * buffer)
   return gst_buffer_ref (buffer);
 }
 
+/* Frame @frame (in submission order): timed as on system memory, one in
+ * GST_CE_STATS_SAMPLE and every one once the stats have been read. */
 ce_status
-gst_ce_cuda_memory_submit (GstCeBaseFilter * self, gint slot,
+gst_ce_cuda_memory_submit (GstCeBaseFilter * self, gint slot, guint64 frame,
     const GstVideoFrame * in, GstVideoFrame * out, gconstpointer params)
 {
   GstCeBaseFilterPrivate *priv = GET_PRIV (self);
   ce_status status;
 
+  ce_cuda_dev_set_timing (priv->dev, slot,
+      gst_ce_stats_time_frame (&priv->stats, frame));
   if (!gst_cuda_context_push (priv->gst_ctx))
     return CE_STATUS_CUDA_ERROR;
   status = GET_CLASS (self)->device_submit (self, priv->dev, slot, in, out,
@@ -523,7 +527,10 @@ gst_ce_cuda_memory_complete (GstCeBaseFilter * self, guint64 frame,
       goto check_failed;
   }
 
-  gst_ce_stats_add_frame (&priv->stats, check, mismatches, timing, 0.0);
+  if (gst_ce_stats_frame_timed (&priv->stats, frame))
+    gst_ce_stats_add_frame (&priv->stats, check, mismatches, timing, 0.0);
+  else
+    gst_ce_stats_add_untimed_frame (&priv->stats, check, mismatches);
   if (mismatches)
     return gst_ce_base_filter_report (self, frame, mismatches, &diff,
         check_fail);

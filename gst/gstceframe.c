@@ -489,7 +489,7 @@ gst_ce_base_filter_transform_device (GstCeBaseFilter * self,
   frame = priv->frame_count++;
   gst_ce_base_filter_snapshot (self, frame, &check, params);
 
-  status = gst_ce_cuda_memory_submit (self, 0, in, out, params);
+  status = gst_ce_cuda_memory_submit (self, 0, frame, in, out, params);
   if (status == CE_STATUS_OK)
     status = gst_ce_cuda_memory_wait (self, 0, &timing);
   gst_video_frame_unmap (out);
@@ -688,8 +688,8 @@ gst_ce_base_filter_submit_queued (GstCeBaseFilter * self)
     job->device = TRUE;
     job->slot = gst_ce_in_flight_reserve_slot (&priv->in_flight);
     if (job->slot >= 0) {
-      job->status = gst_ce_cuda_memory_submit (self, job->slot, &job->in,
-          &job->out, job->params);
+      job->status = gst_ce_cuda_memory_submit (self, job->slot, job->frame,
+          &job->in, &job->out, job->params);
       if (job->status != CE_STATUS_OK) {
         gst_ce_in_flight_release_slot (&priv->in_flight, job->slot);
         job->slot = -1;

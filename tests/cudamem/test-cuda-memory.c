@@ -254,6 +254,53 @@ GST_START_TEST (test_frames_in_flight_on_cuda_memory_match_reference)
 
 GST_END_TEST;
 
+/* GPU frames on CUDA memory are timed as on system memory: one in 64
+ * until the stats are first read, every one from then on. */
+GST_START_TEST (test_stats_timing_sampled_on_cuda_memory)
+{
+  /* 0/1: one frame at a time; 30/1: frames in flight */
+  static const gchar *rates[] = { "0/1", "30/1" };
+  guint r;
+
+  SKIP_WITHOUT_GPU ();
+  for (r = 0; r < G_N_ELEMENTS (rates); r++) {
+    GstVideoInfo info;
+    GPtrArray *ins, *outs;
+    GstHarness *hh;
+    GstElement *edge;
+    GstStructure *s;
+    gchar *caps;
+    guint64 frames = 0, timed = 0;
+    gdouble kernel_us = 0;
+
+    hh = gst_harness_new_parse ("cudaupload ! cudaedge name=e backend=cuda "
+        "! video/x-raw(" CUDA_MEMORY "),format=NV12 ! cudadownload");
+    caps = caps_string (NULL, "NV12", 64, 48, rates[r]);
+    gst_harness_set_src_caps_str (hh, caps);
+    g_free (caps);
+    gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, 64, 48);
+    edge = gst_bin_get_by_name (GST_BIN (hh->element), "e");
+    fail_unless (edge != NULL);
+
+    ins = g_ptr_array_new_with_free_func ((GDestroyNotify) gst_buffer_unref);
+    outs = push_frames (hh, &info, 130, ins);
+    g_object_get (edge, "stats", &s, NULL);
+    fail_unless (gst_structure_get (s, "frames", G_TYPE_UINT64, &frames,
+            "timed-frames", G_TYPE_UINT64, &timed, "kernel-us",
+            G_TYPE_DOUBLE, &kernel_us, NULL));
+    fail_unless_equals_uint64 (frames, 130);
+    fail_unless_equals_uint64 (timed, 2);     /* frames 63 and 127 */
+    fail_unless (kernel_us > 0.0, "%s: kernel-us %f", rates[r], kernel_us);
+    gst_structure_free (s);
+    g_ptr_array_unref (outs);
+    g_ptr_array_unref (ins);
+    gst_object_unref (edge);
+    gst_harness_teardown (hh);
+  }
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_cuda_memory_output_nv12_and_i420)
 {
   guint s;
@@ -521,6 +568,7 @@ cuda_memory_suite (void)
   tcase_add_test (tc, test_every_cuda_format_to_gray8_matches_reference);
   tcase_add_test (tc, test_cuda_memory_output_nv12_and_i420);
   tcase_add_test (tc, test_frames_in_flight_on_cuda_memory_match_reference);
+  tcase_add_test (tc, test_stats_timing_sampled_on_cuda_memory);
   tcase_add_test (tc, test_upscale_in_cuda_memory_matches_reference);
   return s;
 }
