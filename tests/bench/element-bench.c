@@ -17,11 +17,12 @@
  *
  * For each frame size:
  *  1. Link ceiling (CUDA runtime; skipped with --backend cpu): pinned host
- *     buffers of the input and of the output frame size; H2D of the input
- *     bytes on one stream and D2H of the output bytes on another, issued
- *     back to back and overlapped, timed with events; the median over many
- *     repetitions of (overlapped time / frames) is the frame period the
- *     link allows.  Plain H2D and D2H GB/s are printed too.  Then the same
+ *     buffers of the input bytes that cross (plane 0: the luma of a planar
+ *     YUV frame, the whole frame otherwise) and of the output frame; H2D
+ *     of the input bytes on one stream and D2H of the output bytes on
+ *     another, issued back to back and overlapped, timed with events; the
+ *     median over many repetitions of (overlapped time / frames) is the
+ *     frame period the link allows.  Plain H2D and D2H GB/s are printed too.  Then the same
  *     cycling through as many host buffers as the pools do (printed and
  *     in the CSV, not the table's ceiling).
  *  2. Element rate: appsrc name=src ! <element> backend=<b> ! fakesink
@@ -1170,6 +1171,7 @@ main (int argc, char **argv)
     double conc_fps[MAX_PIPELINE_COUNTS] = { 0 };
     double spread_fps[MAX_PIPELINE_COUNTS] = { 0 };
     double links_fps = 0, links_cycled_fps = 0;
+    size_t in_bytes;
     int ow, oh, k;
 
     memset (rw, 0, sizeof *rw);
@@ -1206,15 +1208,21 @@ main (int argc, char **argv)
       die ("cannot describe GRAY8 %dx%d", ow, oh);
     }
 
+    /* What crosses the link: the elements upload plane 0 only, which of a
+     * planar YUV frame is its luma, and of any other format the frame. */
+    in_bytes = GST_VIDEO_INFO_N_PLANES (&in.info) > 1 ?
+        (size_t) rw->size.w * GST_VIDEO_INFO_COMP_PSTRIDE (&in.info, 0) *
+        rw->size.h : in.info.size;
+
     if (have_gpu) {
-      rw->link = measure_link (in.info.size, out_info.size, NULL, 1);
+      rw->link = measure_link (in_bytes, out_info.size, NULL, 1);
       printf ("link %dx%d: H2D %.2f GB/s (%zu B), D2H %.2f GB/s (%zu B), "
           "overlapped %.1f us/frame -> %.0f fps\n", rw->size.w, rw->size.h,
-          rw->link.h2d_gbs, in.info.size, rw->link.d2h_gbs, out_info.size,
+          rw->link.h2d_gbs, in_bytes, rw->link.d2h_gbs, out_info.size,
           rw->link.period_us, 1e6 / rw->link.period_us);
       /* The same with as many host buffers as the pools cycle, whose
        * copies go to the host's memory rather than its caches. */
-      rw->link_cycled = measure_link (in.info.size, out_info.size, NULL,
+      rw->link_cycled = measure_link (in_bytes, out_info.size, NULL,
           N_POOL_BUFFERS);
       printf ("link %dx%d, %d buffers cycled: overlapped %.1f us/frame -> "
           "%.0f fps\n", rw->size.w, rw->size.h, N_POOL_BUFFERS,
@@ -1257,9 +1265,9 @@ main (int argc, char **argv)
       conc_fps[k] = sum;
     }
     if (have_gpu && opt.devices > 1) {
-      links_fps = measure_links_at_once (in.info.size, out_info.size,
+      links_fps = measure_links_at_once (in_bytes, out_info.size,
           opt.devices, 1);
-      links_cycled_fps = measure_links_at_once (in.info.size, out_info.size,
+      links_cycled_fps = measure_links_at_once (in_bytes, out_info.size,
           opt.devices, N_POOL_BUFFERS);
     }
     for (k = 0; have_gpu && opt.devices > 1 && k < opt.n_pipelines; k++) {
@@ -1288,7 +1296,7 @@ main (int argc, char **argv)
      * at once: one span each, so q1 = q3 = median) and identity; bytes:
      * the input and the output frame, what crosses the link. */
     if (csv_file) {
-      double bytes = (double) in.info.size + (double) out_info.size;
+      double bytes = (double) in_bytes + (double) out_info.size;
       double link_fps = rw->link.ok ? 1e6 / rw->link.period_us : 0;
 
       if (rw->link.ok)
