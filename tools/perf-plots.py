@@ -80,7 +80,8 @@ Variant names the plots use:
                   cycled" (parallel D, measured at once), and "ELEMENT
                   backend=BACKEND, D devices" (parallel N), drawn in the
                   pipelines plot against "D links"
-  cudamem-bench   "kernel alone", "d2h alone", "cudaedge GRAY8/system",
+  cudamem-bench   "kernel alone", "pipeline alone", "d2h alone",
+                  "cudaedge GRAY8/system",
                   "cudaedge NV12/CUDAMemory"
 """
 

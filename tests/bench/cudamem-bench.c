@@ -25,11 +25,18 @@
  *     whole loop (median of a few repetitions).
  *  3. Link ceiling for GRAY8 out in system memory: the D2H copy of W x H
  *     bytes into pinned memory alone (cudaMemcpyAsync, events).
- *  4. The element: appsrc (NV12 in CUDA memory, framerate 1000/1, so the
+ *  4. Pipeline ceiling: appsrc ! capsfilter ! fakesink with the same
+ *     frames and pushes but no cudaedge, timed as below: what the source,
+ *     the sink and GStreamer's buffer passing cost a frame.
+ *  5. The element: appsrc (NV12 in CUDA memory, framerate 1000/1, so the
  *     element keeps one frame in flight) ! cudaedge backend=cuda !
  *     capsfilter ! fakesink sync=false, with GRAY8 in system memory or NV12
  *     in CUDA memory out.  Each push is a shallow copy of one of the K
- *     frames with fresh timestamps: no upload per frame.  A pad probe on
+ *     frames with fresh timestamps: no upload per frame.  By default
+ *     appsrc queues every frame of the run before the timed part, so its
+ *     streaming thread never waits for the pushing thread (--queue N
+ *     lets it hold only N frames, the pusher blocking, as an application
+ *     that produces frames as they are needed would).  A pad probe on
  *     fakesink times the steady state, from the output of the last warm-up
  *     frame to the last output, and checks that every output is in the
  *     memory asked for (CUDA memory of the benchmark's context, or system
@@ -137,6 +144,7 @@ static struct
   int warmup;
   int runs;
   int device;
+  int queue;                    /* frames appsrc holds; 0: all of a run */
   system_rate system[MAX_SYSTEM_FPS];
   int n_system;
   const char *csv;
@@ -155,6 +163,9 @@ usage (FILE * f)
       "  --runs N            runs per pipeline; median and spread are shown\n"
       "                      (default %d)\n"
       "  --device N          CUDA device (default 0)\n"
+      "  --queue N           frames appsrc may hold, the pushing thread\n"
+      "                      blocking when it holds N (default 0: all the\n"
+      "                      frames of a run, queued before timing)\n"
       "  --system-fps LIST   the element's rate on system memory, from\n"
       "                      element-bench, for the x_system column:\n"
       "                      SIZE=FPS,... with SIZE 720p, 1080p, 4k (2160p),\n"
@@ -319,6 +330,8 @@ parse_args (int argc, char **argv)
       opt.runs = parse_int (v, 1, 1000, "--runs");
     } else if ((v = opt_value (argc, argv, &i, "--device"))) {
       opt.device = parse_int (v, 0, 1024, "--device");
+    } else if ((v = opt_value (argc, argv, &i, "--queue"))) {
+      opt.queue = parse_int (v, 0, 1000000, "--queue");
     } else if ((v = opt_value (argc, argv, &i, "--system-fps"))) {
       parse_system_fps (v);
     } else if ((v = opt_value (argc, argv, &i, "--csv"))) {
@@ -924,10 +937,11 @@ bus_sync_handler (GstBus * bus, GstMessage * msg, gpointer user_data)
 }
 
 /* appsrc ! cudaedge backend=cuda ! <caps of @mode> ! fakesink, given @ctx
- * before it leaves NULL. */
+ * before it leaves NULL; without cudaedge when @with_element is FALSE
+ * (the caps are then the input's). */
 static void
 pipeline_new (bench_pipeline * p, GstCudaContext * ctx, input_set * in,
-    out_mode mode)
+    out_mode mode, gboolean with_element)
 {
   GError *err = NULL;
   GstContext *context;
@@ -935,17 +949,22 @@ pipeline_new (bench_pipeline * p, GstCudaContext * ctx, input_set * in,
 
   memset (p, 0, sizeof *p);
   p->ctx = ctx;
-  desc = g_strdup_printf ("appsrc name=src ! cudaedge name=el backend=cuda "
-      "! %s ! fakesink name=sink sync=false", mode_caps[mode]);
+  if (with_element)
+    desc = g_strdup_printf ("appsrc name=src ! cudaedge name=el backend=cuda "
+        "! %s ! fakesink name=sink sync=false", mode_caps[mode]);
+  else
+    desc = g_strdup ("appsrc name=src ! " CAPS_NV12_CUDA " ! fakesink "
+        "name=sink sync=false");
   p->pipeline = gst_parse_launch (desc, &err);
   if (err || !p->pipeline)
     die ("gst_parse_launch (\"%s\"): %s", desc,
         err ? err->message : "no pipeline");
   g_free (desc);
   p->appsrc = gst_bin_get_by_name (GST_BIN (p->pipeline), "src");
-  p->el = gst_bin_get_by_name (GST_BIN (p->pipeline), "el");
+  p->el = with_element ? gst_bin_get_by_name (GST_BIN (p->pipeline), "el")
+      : NULL;
   p->sink = gst_bin_get_by_name (GST_BIN (p->pipeline), "sink");
-  if (!p->appsrc || !p->el || !p->sink)
+  if (!p->appsrc || (with_element && !p->el) || !p->sink)
     die ("the pipeline lacks src, el or sink");
 
   /* The element's context comes from the application, as a decoder's
@@ -956,9 +975,11 @@ pipeline_new (bench_pipeline * p, GstCudaContext * ctx, input_set * in,
   gst_element_set_context (p->pipeline, context);
   gst_context_unref (context);
 
+  /* max-bytes 0: no limit, so nothing blocks. */
   g_object_set (p->appsrc, "caps", in->caps, "format", GST_FORMAT_TIME,
-      "is-live", FALSE, "block", TRUE,
-      "max-bytes", (guint64) (2 * gst_buffer_get_size (in->bufs[0])), NULL);
+      "is-live", FALSE, "block", opt.queue > 0,
+      "max-bytes", (guint64) opt.queue * gst_buffer_get_size (in->bufs[0]),
+      NULL);
   p->bus = gst_element_get_bus (p->pipeline);
   gst_bus_set_sync_handler (p->bus, bus_sync_handler, p, NULL);
 }
@@ -972,7 +993,8 @@ pipeline_free (bench_pipeline * p)
   gst_bus_set_sync_handler (p->bus, NULL, NULL, NULL);
   gst_object_unref (p->bus);
   gst_object_unref (p->sink);
-  gst_object_unref (p->el);
+  if (p->el)
+    gst_object_unref (p->el);
   gst_object_unref (p->appsrc);
   gst_object_unref (p->pipeline);
 }
@@ -1020,21 +1042,25 @@ check_element_context (GstElement * el, GstCudaContext * ctx)
 static gboolean noted_other_context;
 
 /* One run; returns the frames per second of the timed part and, in
- * @stats (may be NULL), cudaedge's "stats" afterwards. */
+ * @stats (may be NULL), cudaedge's "stats" afterwards.  Mode -1: the
+ * pipeline without cudaedge, its frames passed on as they are. */
 static double
-run_element (GstCudaContext * ctx, input_set * in, out_mode mode,
+run_element (GstCudaContext * ctx, input_set * in, int mode,
     int frames, GstStructure ** stats)
 {
+  gboolean with_element = mode >= 0;
+
   bench_pipeline p;
   probe_data pd = { 0 };
   GstMessage *msg;
   GstPad *sinkpad;
   guint64 i, total;
 
-  pipeline_new (&p, ctx, in, mode);
+  pipeline_new (&p, ctx, in, with_element ? (out_mode) mode :
+      MODE_NV12_CUDA, with_element);
   total = (guint64) opt.warmup + frames;
   pd.ctx = ctx;
-  pd.mode = mode;
+  pd.mode = with_element ? (out_mode) mode : MODE_NV12_CUDA;
   pd.start_mark = opt.warmup;
   pd.end_mark = total;
   sinkpad = gst_element_get_static_pad (p.sink, "sink");
@@ -1046,7 +1072,8 @@ run_element (GstCudaContext * ctx, input_set * in, out_mode mode,
 
   if (gst_element_set_state (p.pipeline, GST_STATE_PLAYING) ==
       GST_STATE_CHANGE_FAILURE)
-    die ("the %s pipeline failed to go to PLAYING", mode_name[mode]);
+    die ("the %s pipeline failed to go to PLAYING", with_element ?
+        mode_name[mode] : "element-less");
   for (i = 0; i < total; i++)
     push (p.appsrc, gst_buffer_copy (in->bufs[i % in->n_bufs]), i);
   if (gst_app_src_end_of_stream (GST_APP_SRC (p.appsrc)) != GST_FLOW_OK)
@@ -1067,8 +1094,10 @@ run_element (GstCudaContext * ctx, input_set * in, out_mode mode,
         G_GUINT64_FORMAT, pd.count, total);
   if (pd.wrong_memory)
     die ("%s: %" G_GUINT64_FORMAT " output buffer(s) in the wrong memory "
-        "(the first: %s)", mode_name[mode], pd.wrong_memory, pd.wrong_what);
-  check_element_context (p.el, ctx);
+        "(the first: %s)", with_element ? mode_name[mode] : "element-less",
+        pd.wrong_memory, pd.wrong_what);
+  if (with_element)
+    check_element_context (p.el, ctx);
   if (g_atomic_int_get (&p.other_contexts) > 0 && !noted_other_context) {
     /* Not an error: the frames in CUDA memory were worked on in the given
      * context (checked above); the other one costs device memory. */
@@ -1079,7 +1108,7 @@ run_element (GstCudaContext * ctx, input_set * in, out_mode mode,
     noted_other_context = TRUE;
   }
 
-  if (stats)
+  if (stats && with_element)
     g_object_get (p.el, "stats", stats, NULL);
   pipeline_free (&p);
   return frames / ((pd.t1 - pd.t0) * 1e-6);
@@ -1101,7 +1130,7 @@ check_foreign_context (GstCudaContext * ctx)
   if (!other)
     die ("cannot create a second GstCudaContext on device %d", opt.device);
   make_inputs (&in, other, (size2) {320, 240}, 1);
-  pipeline_new (&p, ctx, &in, MODE_GRAY8_SYSTEM);
+  pipeline_new (&p, ctx, &in, MODE_GRAY8_SYSTEM, TRUE);
   p.expect_error = TRUE;
   if (gst_element_set_state (p.pipeline, GST_STATE_PLAYING) ==
       GST_STATE_CHANGE_FAILURE)
@@ -1149,6 +1178,7 @@ typedef struct
   int frames;
   kernel_ceiling kernel;
   link_ceiling d2h;
+  mode_result pipe;             /* the pipeline without cudaedge */
   mode_result mode[N_MODES];
 } row;
 
@@ -1174,7 +1204,9 @@ require_element (const char *name, const char *hint)
 
 /* The frame rate that bounds mode @m: the kernel alone, or for GRAY8 in
  * system memory, which needs the kernel and the download of every frame,
- * the slower of the kernel and the D2H copy alone. */
+ * the slower of the kernel and the D2H copy alone.  (The pipeline without
+ * cudaedge is shown beside them, not taken as a bound: the element's own
+ * per-frame work comes on top of it, not beside it.) */
 static double
 mode_ceiling (const row * rw, int m, gboolean * d2h_bound)
 {
@@ -1198,6 +1230,8 @@ csv_size (const row * rw, const input_set * in)
     return;
   csv_row ("kernel alone", rw->size.w, rw->size.h, "NV12", 1, "fps",
       rw->kernel.fps, rw->kernel.q1, rw->kernel.q3, 2 * npx, NULL, 0);
+  csv_row ("pipeline alone", rw->size.w, rw->size.h, "NV12", 1, "fps",
+      rw->pipe.fps, rw->pipe.q1, rw->pipe.q3, 0, NULL, 0);
   if (rw->d2h.us > 0)
     csv_row ("d2h alone", rw->size.w, rw->size.h, "GRAY8", 1, "fps",
         1e6 / rw->d2h.us, 1e6 / rw->d2h.q3_us, 1e6 / rw->d2h.q1_us, npx,
@@ -1221,9 +1255,9 @@ print_table (const row * rows, int n_rows)
 {
   int n, m;
 
-  printf ("\n%-10s %-16s %7s %10s %8s %10s %7s %-6s %10s %10s %9s\n",
+  printf ("\n%-10s %-16s %7s %10s %8s %10s %7s %-6s %10s %10s %10s %9s\n",
       "size", "mode", "frames", "fps", "spread%", "ceil_fps", "%ceil",
-      "bound", "kernel_fps", "d2h_fps", "x_system");
+      "bound", "kernel_fps", "d2h_fps", "pipe_fps", "x_system");
   for (n = 0; n < n_rows; n++) {
     const row *rw = &rows[n];
     double d2h_fps = rw->d2h.us > 0 ? 1e6 / rw->d2h.us : 0;
@@ -1246,9 +1280,10 @@ print_table (const row * rows, int n_rows)
       else
         g_strlcpy (d2h, "-", sizeof d2h);
       printf ("%-10s %-16s %7d %10.1f %8.1f %10.1f %7.1f %-6s %10.1f %10s "
-          "%9s\n", sz, mode_name[m], rw->frames, mr->fps, mr->spread, ceiling,
-          ceiling > 0 ? 100.0 * mr->fps / ceiling : 0.0,
-          d2h_bound ? "d2h" : "kernel", rw->kernel.fps, d2h, ratio);
+          "%10.1f %9s\n", sz, mode_name[m], rw->frames, mr->fps, mr->spread,
+          ceiling, ceiling > 0 ? 100.0 * mr->fps / ceiling : 0.0,
+          d2h_bound ? "d2h" : "kernel", rw->kernel.fps, d2h, rw->pipe.fps,
+          ratio);
     }
   }
   printf ("(fps: median of %d run(s), steady state after %d warm-up frames, "
@@ -1257,8 +1292,11 @@ print_table (const row * rows, int n_rows)
       "queued per wait on %d slots; d2h_fps: the pinned download of W x H "
       "bytes alone; ceil_fps: kernel_fps, or for GRAY8/system the lower of "
       "kernel_fps and d2h_fps; NV12/CUDAMemory also fills the chroma; "
-      "x_system: fps / --system-fps)\n\n", opt.runs, opt.warmup, K_BUFFERS,
-      KERNEL_BATCH, CE_CUDA_SLOTS);
+      "pipe_fps: the same appsrc ! fakesink without cudaedge (median); "
+      "appsrc %s; x_system: fps / --system-fps)\n\n", opt.runs, opt.warmup,
+      K_BUFFERS, KERNEL_BATCH, CE_CUDA_SLOTS, opt.queue > 0 ?
+      "holds a few frames, the pusher blocking" :
+      "holds the run's frames, queued before timing");
 
   for (n = 0; n < n_rows; n++) {
     const row *rw = &rows[n];
@@ -1328,11 +1366,18 @@ main (int argc, char **argv)
 
     rw->kernel = measure_kernel (ctx, &in, rw->frames);
     rw->d2h = measure_d2h (ctx, (size_t) rw->size.w * rw->size.h);
+    for (r = 0; r < opt.runs; r++)
+      fps[r] = run_element (ctx, &in, -1, rw->frames, NULL);
+    rw->pipe.fps = median_spread (fps, opt.runs, &rw->pipe.spread);
+    rw->pipe.q1 = percentile (fps, opt.runs, 0.25);
+    rw->pipe.q3 = percentile (fps, opt.runs, 0.75);
     printf ("%dx%d ceilings: kernel alone %.1f fps (%.1f us/frame, spread "
-        "%.1f%%); D2H of %d bytes %.1f us -> %.1f fps (%.2f GB/s)\n",
+        "%.1f%%); D2H of %d bytes %.1f us -> %.1f fps (%.2f GB/s); the "
+        "pipeline without cudaedge %.1f fps (%.2f us/frame, spread %.1f%%)\n",
         rw->size.w, rw->size.h, rw->kernel.fps, 1e6 / rw->kernel.fps,
         rw->kernel.spread, rw->size.w * rw->size.h, rw->d2h.us,
-        1e6 / rw->d2h.us, rw->d2h.gbs);
+        1e6 / rw->d2h.us, rw->d2h.gbs, rw->pipe.fps, 1e6 / rw->pipe.fps,
+        rw->pipe.spread);
 
     for (m = 0; m < N_MODES; m++) {
       mode_result *mr = &rw->mode[m];
@@ -1340,7 +1385,7 @@ main (int argc, char **argv)
       for (r = 0; r < opt.runs; r++) {
         GstStructure *st = NULL;
 
-        fps[r] = run_element (ctx, &in, m, rw->frames, &st);
+        fps[r] = run_element (ctx, &in, (int) m, rw->frames, &st);
         if (mr->stats)
           gst_structure_free (mr->stats);
         mr->stats = st;
