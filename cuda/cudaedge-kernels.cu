@@ -166,10 +166,11 @@ ce_kernels_probe (void)
 #ifndef FUSED_SIDE_LANES
 #define FUSED_SIDE_LANES 8
 #endif
-/* Resident blocks per SM the register budget is set for (7: at most 72
- * registers), and warps per block. */
+/* Resident blocks per SM the register budget is set for (6: at most 80
+ * registers; 7, 72 registers, spilled the l2 magnitude and measured
+ * slower from 1440p to 4096x4096, PERFORMANCE.md), and warps per block. */
 #ifndef FUSED_MIN_BLOCKS
-#define FUSED_MIN_BLOCKS 7
+#define FUSED_MIN_BLOCKS 6
 #endif
 #ifndef FUSED_WARPS
 #define FUSED_WARPS 4

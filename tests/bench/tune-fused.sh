@@ -9,10 +9,10 @@
 # the rows the interior loop is unrolled over (FUSED_UNROLL, 5 or 15; 5
 # unless given); see cuda/cudaedge-kernels.cu.
 # Usage: tests/bench/tune-fused.sh [SHAPE ...]
-#        (default 24:7:5 24:6:5 24:7:5:1:15 24:7:3:1:15 24:7:5:0)
+#        (default 24:6:5 24:7:5 24:6:5:1:15 24:6:3:1:15 24:6:5:0)
 set -uo pipefail
 SRC=$(cd "$(dirname "$0")/../.." && pwd)
-variants=${*:-24:7:5 24:6:5 24:7:5:1:15 24:7:3:1:15 24:7:5:0}
+variants=${*:-24:6:5 24:7:5 24:6:5:1:15 24:6:3:1:15 24:6:5:0}
 for v in $variants; do
   IFS=: read -r target mb pf int unroll <<< "$v"
   int=${int:-1}
