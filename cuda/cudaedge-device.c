@@ -186,10 +186,11 @@ dev_begin (ce_dev_slot * sl)
   return CE_STATUS_OK;
 }
 
-ce_status
-ce_cuda_dev_edge_submit (ce_cuda_dev * dev, int slot, const ce_frame * src,
+static ce_status
+dev_edge_submit (ce_cuda_dev * dev, int slot, const ce_frame * src,
     const ce_edge_params * params, uint8_t * d_dst, size_t d_pitch,
-    uint8_t * h_dst, size_t h_stride)
+    uint8_t * h_dst, size_t h_stride, uint8_t * d_fill, size_t fill_bytes,
+    int fill_value)
 {
   ce_luma_layout layout;
   ce_edge_consts consts;
@@ -234,8 +235,8 @@ ce_cuda_dev_edge_submit (ce_cuda_dev * dev, int slot, const ce_frame * src,
     d_dst = sl->out.ptr;
     d_pitch = sl->out.pitch;
   }
-  status = ce_launch_edge_fused (d_luma, luma_pitch, w, h, 0, h, &consts,
-      d_dst, d_pitch, sl->stream);
+  status = ce_launch_edge_fused_fill (d_luma, luma_pitch, w, h, 0, h,
+      &consts, d_dst, d_pitch, d_fill, fill_bytes, fill_value, sl->stream);
   if (status != CE_STATUS_OK)
     return status;
   if (sl->timed)
@@ -244,9 +245,35 @@ ce_cuda_dev_edge_submit (ce_cuda_dev * dev, int slot, const ce_frame * src,
     CUDA_CHECK (cudaMemcpy2DAsync (h_dst, h_stride, d_dst, d_pitch, w, h,
             cudaMemcpyDeviceToHost, sl->stream));
     sl->downloads = 1;
+    if (sl->timed)
+      CUDA_CHECK (cudaEventRecord (sl->done, sl->stream));
   }
-  CUDA_CHECK (cudaEventRecord (sl->done, sl->stream));
   return CE_STATUS_OK;
+}
+
+ce_status
+ce_cuda_dev_edge_submit (ce_cuda_dev * dev, int slot, const ce_frame * src,
+    const ce_edge_params * params, uint8_t * d_dst, size_t d_pitch,
+    uint8_t * h_dst, size_t h_stride)
+{
+  return dev_edge_submit (dev, slot, src, params, d_dst, d_pitch, h_dst,
+      h_stride, NULL, 0, 0);
+}
+
+ce_status
+ce_cuda_dev_edge_fill_submit (ce_cuda_dev * dev, int slot,
+    const ce_frame * src, const ce_edge_params * params, uint8_t * d_dst,
+    size_t d_pitch, uint8_t * d_fill, size_t fill_bytes, int fill_value)
+{
+  ce_status status;
+
+  if (fill_bytes > 0
+      && (status = ce_check_pointer (d_fill, "d_fill")) != CE_STATUS_OK)
+    return status;
+  if ((status = ce_check_pointer (d_dst, "d_dst")) != CE_STATUS_OK)
+    return status;
+  return dev_edge_submit (dev, slot, src, params, d_dst, d_pitch, NULL, 0,
+      d_fill, fill_bytes, fill_value);
 }
 
 ce_status
@@ -266,25 +293,6 @@ ce_cuda_dev_upscale2x_submit (ce_cuda_dev * dev, int slot,
     return status;
   if (sl->timed)
     CUDA_CHECK (cudaEventRecord (sl->kernels_done, sl->stream));
-  CUDA_CHECK (cudaEventRecord (sl->done, sl->stream));
-  return CE_STATUS_OK;
-}
-
-ce_status
-ce_cuda_dev_fill_submit (ce_cuda_dev * dev, int slot, uint8_t * d_dst,
-    size_t pitch, size_t row_bytes, int rows, int value)
-{
-  ce_dev_slot *sl;
-  ce_status status;
-
-  if ((status = dev_get_slot (dev, slot, &sl)) != CE_STATUS_OK ||
-      (status = ce_check_pointer (d_dst, "d_dst")) != CE_STATUS_OK ||
-      (status = dev_begin (sl)) != CE_STATUS_OK)
-    return status;
-  if (rows > 0 && row_bytes > 0)
-    CUDA_CHECK (cudaMemset2DAsync (d_dst, pitch, value, row_bytes, rows,
-            sl->stream));
-  CUDA_CHECK (cudaEventRecord (sl->done, sl->stream));
   return CE_STATUS_OK;
 }
 
@@ -302,9 +310,10 @@ ce_cuda_dev_wait (ce_cuda_dev * dev, int slot, ce_timing * timing)
   if (!sl->queued)
     return CE_STATUS_OK;
   sl->queued = 0;
-  /* "done" was recorded by the last submission: waiting later (a frame in
+  /* The slot's stream holds this frame's work only.  The times come from
+   * events recorded as the work was queued, so waiting later (a frame in
    * flight) does not count as the frame's time. */
-  CUDA_CHECK (cudaEventSynchronize (sl->done));
+  CUDA_CHECK (cudaStreamSynchronize (sl->stream));
   if (timing && sl->timed) {
     if (cudaEventElapsedTime (&k_ms, sl->start, sl->kernels_done)
         == cudaSuccess)

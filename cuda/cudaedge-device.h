@@ -47,10 +47,13 @@ ce_status ce_cuda_dev_upscale2x_submit (ce_cuda_dev * dev, int slot,
     const uint8_t * d_src, size_t src_pitch, int width, int height,
     int bytes_per_pixel, uint8_t * d_dst, size_t dst_pitch);
 
-/* Queues a fill of @rows rows of @row_bytes bytes at @d_dst with @value
- * (for example the chroma planes of a GRAY picture held as NV12). */
-ce_status ce_cuda_dev_fill_submit (ce_cuda_dev * dev, int slot,
-    uint8_t * d_dst, size_t pitch, size_t row_bytes, int rows, int value);
+/* ce_cuda_dev_edge_submit () into the device image @d_dst, and the
+ * @fill_bytes bytes at @d_fill (not overlapping it) set to @fill_value by
+ * the same launch: the chroma planes of a GRAY picture held as NV12 or
+ * I420 cost no call of their own. */
+ce_status ce_cuda_dev_edge_fill_submit (ce_cuda_dev * dev, int slot,
+    const ce_frame * src, const ce_edge_params * params, uint8_t * d_dst,
+    size_t d_pitch, uint8_t * d_fill, size_t fill_bytes, int fill_value);
 
 /* Whether the next frame submitted on @slot (its submissions up to the
  * next wait) is timed, with CUDA events that cost host work per frame; on

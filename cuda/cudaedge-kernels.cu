@@ -1178,15 +1178,57 @@ fused_blocks (const fused_layout & L)
   return L.interior0 / FUSED_WARPS + L.interior_blocks;
 }
 
+/* A byte range that the blocks of a fused launch from block `first` on
+ * set to one value (the chroma of a GRAY picture held as NV12), so that
+ * one launch does what a kernel and a memset did: on a frame in CUDA
+ * memory the host's work per launch is what bounds the rate
+ * (PERFORMANCE.md).  Those blocks come last in the grid and run in its
+ * last wave.  n == 0: none (first is then past the grid). */
+struct ce_kfill
+{
+  uint8_t *p;
+  size_t n;
+  uint32_t v4;                  /* the value in each byte */
+  unsigned first;               /* the first fill block */
+};
+
+/* Block b of nb blocks of 32 x FUSED_WARPS threads sets its share of the
+ * n bytes at p to the byte of v4: aligned 16-byte stores, and the
+ * unaligned bytes at either end from the first threads.  Not inlined, and
+ * given scalars, so that the filter's registers are not its concern. */
+static __device__ __noinline__ void
+ce_fill_blocks (uint8_t * p, size_t n, uint32_t v4, unsigned b, unsigned nb)
+{
+  const unsigned nt = 32 * FUSED_WARPS;
+  const size_t gt = (size_t) b * nt + threadIdx.y * 32 + threadIdx.x;
+  const size_t head = min ((size_t) ((16 - ((uintptr_t) p & 15)) & 15), n);
+  const size_t nvec = (n - head) / 16;
+  const size_t tail = head + nvec * 16;
+  const uint4 v = make_uint4 (v4, v4, v4, v4);
+  uint4 *const q = (uint4 *) (p + head);
+
+  for (size_t i = gt; i < nvec; i += (size_t) nb * nt)
+    q[i] = v;
+  if (gt < head)
+    p[gt] = (uint8_t) v4;
+  if (gt < n - tail)
+    p[tail + gt] = (uint8_t) v4;
+}
+
 template < bool BLUR, int NORM, int OUTPUT >
 static __global__ void __launch_bounds__ (32 * FUSED_WARPS, FUSED_MIN_BLOCKS)
 edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
     int W, int H, fused_layout L, ce_fconsts k, ce_border_mode border,
     int aligned_in, int aligned_out, uint8_t * __restrict__ dst,
-    size_t dst_pitch)
+    size_t dst_pitch, ce_kfill fill)
 {
   constexpr int R = BLUR ? 2 : 0;
   fused_task t;
+  if (blockIdx.x >= fill.first) {
+    ce_fill_blocks (fill.p, fill.n, fill.v4, blockIdx.x - fill.first,
+        gridDim.x - fill.first);
+    return;
+  }
   if (!fused_task_of (L, W, blockIdx.x * FUSED_WARPS + threadIdx.y,
           threadIdx.x, t))
     return;                     /* no lane talks to another: safe */
@@ -1282,10 +1324,17 @@ static __global__ void __launch_bounds__ (32 * FUSED_WARPS,
 edge_fused_short_kernel (const uint8_t * __restrict__ luma,
     size_t luma_pitch, int W, int H, int row0, int row1, ce_fconsts k,
     ce_border_mode border, int aligned_in, int aligned_out,
-    uint8_t * __restrict__ dst, size_t dst_pitch)
+    uint8_t * __restrict__ dst, size_t dst_pitch, ce_kfill fill)
 {
   constexpr int R = BLUR ? 2 : 0;
   fused_task t;
+  /* Here `first` counts rows of blocks. */
+  if (blockIdx.y >= fill.first) {
+    ce_fill_blocks (fill.p, fill.n, fill.v4,
+        (blockIdx.y - fill.first) * gridDim.x + blockIdx.x,
+        (gridDim.y - fill.first) * gridDim.x);
+    return;
+  }
   if (!fused_short_task_of (W, H, R, row0, row1, aligned_in && aligned_out,
           blockIdx.x, blockIdx.y, threadIdx.y, threadIdx.x, t))
     return;                     /* no lane talks to another: safe */
@@ -1373,6 +1422,34 @@ fused_resident_warps (void)
   return sms * FUSED_MIN_BLOCKS * FUSED_WARPS;
 }
 
+/* The fill that no launch's grid had room for (a grid too tall for its
+ * rows of fill blocks), on its own. */
+static ce_status
+ce_fill_rest (const ce_kfill & fill, uint8_t value, cudaStream_t stream)
+{
+  if (fill.n == 0)
+    return CE_STATUS_OK;
+  cudaMemsetAsync (fill.p, value, fill.n, stream);
+  return ce_launch_status ("edge_fused fill");
+}
+
+/* Fill blocks for n bytes: about 8 16-byte stores a thread, at most
+ * 1024 blocks (each thread then loops). */
+static unsigned
+fused_fill_blocks (size_t n)
+{
+  const size_t per_block = 32 * FUSED_WARPS * 16 * 8;
+  return (unsigned) max ((size_t) 1, min ((size_t) 1024,
+          (n + per_block - 1) / per_block));
+}
+
+/* Rows of fill blocks in a short-kernel grid @cols blocks wide. */
+static unsigned
+fused_short_fill_rows (size_t n, unsigned cols)
+{
+  return (fused_fill_blocks (n) + cols - 1) / cols;
+}
+
 /* Launches kernel <BLUR, norm, output> for the consts' norm and output. */
 #define CE_FUSED_DISPATCH(c, LAUNCH) do { \
     if ((c)->norm == CE_NORM_L2) { \
@@ -1393,13 +1470,15 @@ static void
 edge_fused_dispatch (unsigned blocks, cudaStream_t stream,
     const uint8_t * luma, size_t luma_pitch, int W, int H,
     const fused_layout & L, const ce_edge_consts * c, int ain, int aout,
-    uint8_t * dst, size_t dst_pitch)
+    uint8_t * dst, size_t dst_pitch, const ce_kfill & fill)
 {
   const dim3 block (32, FUSED_WARPS);
   const ce_fconsts k = ce_fconsts_make (c);
+  const unsigned grid = fill.n ? fill.first + fused_fill_blocks (fill.n)
+      : blocks;
 #define CE_FUSED_LAUNCH(N, O) \
-  edge_fused_kernel < BLUR, N, O > <<< blocks, block, 0, stream >>> (luma, \
-      luma_pitch, W, H, L, k, c->border, ain, aout, dst, dst_pitch)
+  edge_fused_kernel < BLUR, N, O > <<< grid, block, 0, stream >>> (luma, \
+      luma_pitch, W, H, L, k, c->border, ain, aout, dst, dst_pitch, fill)
   CE_FUSED_DISPATCH (c, CE_FUSED_LAUNCH);
 #undef CE_FUSED_LAUNCH
 }
@@ -1409,15 +1488,17 @@ static void
 edge_fused_short_dispatch (cudaStream_t stream, const uint8_t * luma,
     size_t luma_pitch, int W, int H, int row0, int row1,
     const ce_edge_consts * c, int ain, int aout, uint8_t * dst,
-    size_t dst_pitch)
+    size_t dst_pitch, const ce_kfill & fill)
 {
   const dim3 block (32, FUSED_WARPS);
-  const dim3 grid = fused_short_grid (W, row0, row1, ain && aout);
+  dim3 grid = fused_short_grid (W, row0, row1, ain && aout);
   const ce_fconsts k = ce_fconsts_make (c);
+  if (fill.n)
+    grid.y = fill.first + fused_short_fill_rows (fill.n, grid.x);
 #define CE_FUSED_LAUNCH(N, O) \
   edge_fused_short_kernel < BLUR, N, O > <<< grid, block, 0, stream >>> ( \
       luma, luma_pitch, W, H, row0, row1, k, c->border, ain, aout, \
-      dst, dst_pitch)
+      dst, dst_pitch, fill)
   CE_FUSED_DISPATCH (c, CE_FUSED_LAUNCH);
 #undef CE_FUSED_LAUNCH
 }
@@ -1426,6 +1507,16 @@ extern "C" ce_status
 ce_launch_edge_fused (const uint8_t * d_luma, size_t luma_pitch, int width,
     int height, int row0, int row1, const ce_edge_consts * consts,
     uint8_t * d_dst, size_t dst_pitch, cudaStream_t stream)
+{
+  return ce_launch_edge_fused_fill (d_luma, luma_pitch, width, height, row0,
+      row1, consts, d_dst, dst_pitch, NULL, 0, 0, stream);
+}
+
+extern "C" ce_status
+ce_launch_edge_fused_fill (const uint8_t * d_luma, size_t luma_pitch,
+    int width, int height, int row0, int row1, const ce_edge_consts * consts,
+    uint8_t * d_dst, size_t dst_pitch, uint8_t * d_fill, size_t fill_bytes,
+    int fill_value, cudaStream_t stream)
 {
   CE_CHECK (ce_check_pointer (d_luma, "d_luma"));
   CE_CHECK (ce_check_pointer (d_dst, "d_dst"));
@@ -1436,6 +1527,12 @@ ce_launch_edge_fused (const uint8_t * d_luma, size_t luma_pitch, int width,
           "dst_pitch"));
   CE_CHECK (ce_check_rows (row0, row1, height));
   CE_CHECK (ce_check_consts (consts));
+  if (fill_bytes > 0)
+    CE_CHECK (ce_check_pointer (d_fill, "d_fill"));
+
+  /* The fill goes with the first launch; none: `first` past any grid. */
+  const uint8_t fv = (uint8_t) fill_value;
+  ce_kfill fill = { d_fill, fill_bytes, fv * 0x01010101u, UINT_MAX };
 
   const int ain = ((uintptr_t) d_luma % 4 == 0) && (luma_pitch % 4 == 0);
   const int aout = ((uintptr_t) d_dst % 4 == 0) && (dst_pitch % 4 == 0);
@@ -1444,35 +1541,55 @@ ce_launch_edge_fused (const uint8_t * d_luma, size_t luma_pitch, int width,
       consts->blur, ain && aout, resident);
 
   /* Small frames: strips of the shortest height, grid of 2-D blocks. */
-  if (whole.th <= FUSED_TH_MIN)
-    return ce_launch_rows (row0, row1, CE_ROWS_PER_LAUNCH (FUSED_BLOCK_ROWS),
+  if (whole.th <= FUSED_TH_MIN) {
+    CE_CHECK (ce_launch_rows (row0, row1, CE_ROWS_PER_LAUNCH (FUSED_BLOCK_ROWS),
         "edge_fused", [&] (int r0, int r1) {
+          ce_kfill f = { NULL, 0, 0, UINT_MAX };
+          const dim3 g = fused_short_grid (width, r0, r1, ain && aout);
+          if (fill.n && g.y + fused_short_fill_rows (fill.n, g.x)
+              <= CE_GRID_Y_MAX) {
+            f = fill;
+            f.first = g.y;
+            fill.n = 0;
+          }
           if (consts->blur)
             edge_fused_short_dispatch < true > (stream, d_luma, luma_pitch,
-                width, height, r0, r1, consts, ain, aout, d_dst, dst_pitch);
+                width, height, r0, r1, consts, ain, aout, d_dst, dst_pitch,
+                f);
           else
             edge_fused_short_dispatch < false > (stream, d_luma, luma_pitch,
-                width, height, r0, r1, consts, ain, aout, d_dst, dst_pitch);
-        });
+                width, height, r0, r1, consts, ain, aout, d_dst, dst_pitch,
+                f);
+        }));
+    return ce_fill_rest (fill, fv, stream);
+  }
 
   /* At most about 2^30 warps per launch, whatever the width. */
   const long long cols = ce_ceil_div (width, FUSED_TW);
   const long long chunk = (1LL << 30) / cols * FUSED_TH;
   const int rows_per_launch = chunk > INT_MAX ? INT_MAX
       : (int) max (chunk, (long long) FUSED_TH);
-  return ce_launch_rows (row0, row1, rows_per_launch, "edge_fused",
+  CE_CHECK (ce_launch_rows (row0, row1, rows_per_launch, "edge_fused",
       [&] (int r0, int r1) {
         const fused_layout L = r1 - r0 == row1 - row0 ? whole
             : fused_layout_make (width, height, r0, r1, consts->blur,
             ain && aout, resident);
         const unsigned blocks = fused_blocks (L);
+        ce_kfill f = { NULL, 0, 0, UINT_MAX };
+        if (fill.n && (unsigned long long) blocks
+            + fused_fill_blocks (fill.n) <= INT_MAX) {
+          f = fill;
+          f.first = blocks;
+          fill.n = 0;
+        }
         if (consts->blur)
           edge_fused_dispatch < true > (blocks, stream, d_luma, luma_pitch,
-              width, height, L, consts, ain, aout, d_dst, dst_pitch);
+              width, height, L, consts, ain, aout, d_dst, dst_pitch, f);
         else
           edge_fused_dispatch < false > (blocks, stream, d_luma, luma_pitch,
-              width, height, L, consts, ain, aout, d_dst, dst_pitch);
-      });
+              width, height, L, consts, ain, aout, d_dst, dst_pitch, f);
+      }));
+  return ce_fill_rest (fill, fv, stream);
 }
 
 /* Whether the tasks of one launch of the fused kernels, for output rows

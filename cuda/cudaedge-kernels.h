@@ -54,6 +54,16 @@ ce_status ce_launch_edge_fused (const uint8_t * d_luma, size_t luma_pitch,
     int width, int height, int row0, int row1, const ce_edge_consts * consts,
     uint8_t * d_dst, size_t dst_pitch, cudaStream_t stream);
 
+/* The same, and the same launch also sets the @fill_bytes bytes at
+ * @d_fill (any alignment, not overlapping the output rows) to
+ * @fill_value: extra blocks at the end of the grid, or, for a grid that
+ * has no room for them, a memset after it. */
+ce_status ce_launch_edge_fused_fill (const uint8_t * d_luma,
+    size_t luma_pitch, int width, int height, int row0, int row1,
+    const ce_edge_consts * consts, uint8_t * d_dst, size_t dst_pitch,
+    uint8_t * d_fill, size_t fill_bytes, int fill_value,
+    cudaStream_t stream);
+
 /* Bilinear 2x; output rows [row0, row1) of the 2H rows.  bytes_per_pixel
  * 1 or 4; 4-byte pixels move as one 32-bit word (pitches then must be
  * multiples of 4 and the pointers 4-byte aligned). */

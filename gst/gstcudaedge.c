@@ -485,7 +485,8 @@ gst_cuda_edge_device_submit (G_GNUC_UNUSED GstCeBaseFilter * base,
     GstVideoFrame * out, gboolean out_on_device, gconstpointer params)
 {
   const GstCudaEdgeParams *p = params;
-  ce_status status;
+  guint8 *data, *chroma;
+  gsize size;
   ce_frame src;
 
   gst_cuda_edge_describe (in, p, &src);
@@ -494,22 +495,18 @@ gst_cuda_edge_device_submit (G_GNUC_UNUSED GstCeBaseFilter * base,
         GST_VIDEO_FRAME_PLANE_DATA (out, 0),
         GST_VIDEO_FRAME_PLANE_STRIDE (out, 0));
 
-  status = ce_cuda_dev_edge_submit (dev, slot, &src, &p->edge,
+  /* Chroma (and its padding) from the start of plane 1 to the end of the
+   * memory: GstCuda's own plane layout, whatever it pads.  The edge
+   * launch fills it too. */
+  data = out->map[0].data;
+  chroma = GST_VIDEO_FRAME_PLANE_DATA (out, 1);
+  size = out->map[0].size;
+  g_return_val_if_fail (chroma > data && chroma < data + size,
+      CE_STATUS_INVALID_ARGUMENT);
+  return ce_cuda_dev_edge_fill_submit (dev, slot, &src, &p->edge,
       GST_VIDEO_FRAME_PLANE_DATA (out, 0),
-      GST_VIDEO_FRAME_PLANE_STRIDE (out, 0), NULL, 0);
-  if (status == CE_STATUS_OK) {
-    /* Chroma (and its padding) from the start of plane 1 to the end of
-     * the memory: GstCuda's own plane layout, whatever it pads. */
-    guint8 *base = out->map[0].data;
-    guint8 *chroma = GST_VIDEO_FRAME_PLANE_DATA (out, 1);
-    gsize size = out->map[0].size;
-
-    g_return_val_if_fail (chroma > base && chroma < base + size,
-        CE_STATUS_INVALID_ARGUMENT);
-    status = ce_cuda_dev_fill_submit (dev, slot, chroma, base + size - chroma,
-        base + size - chroma, 1, 128);
-  }
-  return status;
+      GST_VIDEO_FRAME_PLANE_STRIDE (out, 0), chroma, data + size - chroma,
+      128);
 }
 #endif
 

@@ -332,6 +332,107 @@ out:
   g_free (got);
 }
 
+/* ce_cuda_dev_edge_fill_submit: the edges of a GRAY8 device frame into a
+ * device image and, from the same launch, a byte range after it set to
+ * 128, as the chroma of an NV12 picture.  Odd sizes, a padded input
+ * pitch, a range that starts and ends off 16-byte boundaries; poison
+ * around the range must stay; every norm and output, with and without
+ * the blur.  Sizes for both fused kernels and a frame whose launches are
+ * split (the fill then goes with the first or after the last). */
+static void
+test_edge_fill_on_device_memory (void)
+{
+  static const struct
+  {
+    int w, h;
+  } sizes[] = {
+    {1, 1}, {613, 611}, {641, 481}, {1920, 1080}, {3840, 2160},
+    {16, ROWS_PAST_8},
+  };
+  ce_cuda_dev *dev = NULL;
+  gsize k;
+
+  if (skip_without_gpu ())
+    return;
+  if (!CUDA_OK (cudaSetDevice (0)))
+    return;
+  ce_assert_status (ce_cuda_dev_new (&dev), CE_STATUS_OK);
+  if (g_test_failed ())
+    return;
+
+  for (k = 0; k < G_N_ELEMENTS (sizes); k++) {
+    const int w = sizes[k].w, h = sizes[k].h;
+    const gsize in_pitch = w + 13, out_pitch = ((w + 3) & ~3) + 4;
+    /* out rows, 7 guard bytes, the range, 9 guard bytes */
+    const gsize out_bytes = out_pitch * h, fill_at = out_bytes + 7;
+    const gsize fill_bytes = (gsize) w * h / 2 + 5;
+    const gsize total = fill_at + fill_bytes + 9;
+    guint8 *src = random_bytes (in_pitch * h), *want, *got;
+    guint8 *d_src = NULL, *d_out = NULL;
+    ce_edge_params params;
+    char what[96];
+    gsize i, bad = 0, first = 0;
+    ce_frame f;
+
+    params = ce_test_params (k % 2 ? 40.0 : 90.0, k != 2,
+        (ce_border_mode) (k % 3), k % 2 ? CE_NORM_L1 : CE_NORM_L2,
+        k % 4 == 1 ? CE_OUTPUT_MAGNITUDE : CE_OUTPUT_EDGES);
+    f = ce_test_frame (src, in_pitch, w, h, CE_FORMAT_GRAY8);
+    want = g_malloc ((gsize) w * h);
+    got = g_malloc (total);
+    ce_assert_status (ce_cpu_edge_rows (&f, &params, 0, h, want, w),
+        CE_STATUS_OK);
+    memset (got, CE_TEST_POISON, total);
+    if ((d_src = to_device (src, in_pitch * h))
+        && (d_out = to_device (got, total)) && CUDA_OK (cudaDeviceSynchronize ())) {
+      f.data = d_src;
+      ce_assert_status (ce_cuda_dev_edge_fill_submit (dev, k % 2, &f,
+              &params, d_out, out_pitch, d_out + fill_at, fill_bytes, 128),
+          CE_STATUS_OK);
+      ce_assert_status (ce_cuda_dev_wait (dev, k % 2, NULL), CE_STATUS_OK);
+      if (to_host (got, d_out, total)) {
+        g_snprintf (what, sizeof what, "%dx%d edges with a fill", w, h);
+        ce_assert_rows_equal (what, want, w, got, out_pitch, w, 0, h,
+            CE_TEST_POISON);
+        g_snprintf (what, sizeof what, "%dx%d: guard before the range", w,
+            h);
+        ce_assert_poisoned (what, got + out_bytes, 7, 0, 7, 0, 1,
+            CE_TEST_POISON);
+        g_snprintf (what, sizeof what, "%dx%d: guard after the range", w, h);
+        ce_assert_poisoned (what, got + fill_at + fill_bytes, 9, 0, 9, 0, 1,
+            CE_TEST_POISON);
+        for (i = 0; i < fill_bytes; i++)
+          if (got[fill_at + i] != 128 && bad++ == 0)
+            first = i;
+        if (bad)
+          ce_test_fail ("%dx%d: %" G_GSIZE_FORMAT " byte(s) of the %"
+              G_GSIZE_FORMAT "-byte range are not 128, the first at %"
+              G_GSIZE_FORMAT " (%u)", w, h, bad, fill_bytes, first,
+              got[fill_at + first]);
+      }
+    }
+    cudaFree (d_src);
+    cudaFree (d_out);
+    g_free (src);
+    g_free (want);
+    g_free (got);
+  }
+
+  /* A NULL range with a length is refused. */
+  {
+    guint8 px = 0, *d_px = to_device (&px, 4);
+    ce_edge_params params;
+    ce_frame f = ce_test_frame (d_px, 4, 1, 1, CE_FORMAT_GRAY8);
+
+    ce_edge_params_init (&params);
+    if (d_px)
+      ce_assert_status (ce_cuda_dev_edge_fill_submit (dev, 0, &f, &params,
+              d_px, 4, NULL, 16, 128), CE_STATUS_INVALID_ARGUMENT);
+    cudaFree (d_px);
+  }
+  ce_cuda_dev_free (dev);
+}
+
 /* The staged kernels (benchmark and tests), each against its CPU
  * reference stage, past the tiled kernels' limit (32 rows a block). */
 static void
@@ -544,6 +645,8 @@ ce_test_register_gpu_runtime (void)
   ce_test_add ("/gpu/runtime/tall-frames-on-device-memory",
       test_tall_frames_on_device_memory);
   ce_test_add ("/gpu/runtime/tall-staged-kernels", test_tall_staged_kernels);
+  ce_test_add ("/gpu/runtime/edge-fill-on-device-memory",
+      test_edge_fill_on_device_memory);
   ce_test_add ("/gpu/runtime/entry-points-restore-the-current-device",
       test_entry_points_restore_the_current_device);
 }
