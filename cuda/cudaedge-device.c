@@ -239,6 +239,8 @@ dev_edge_submit (ce_cuda_dev * dev, int slot, const ce_frame * src,
       &consts, d_dst, d_pitch, d_fill, fill_bytes, fill_value, sl->stream);
   if (status != CE_STATUS_OK)
     return status;
+  /* A download's time runs from the frame's last kernels to its end. */
+  sl->downloads = 0;
   if (sl->timed)
     CUDA_CHECK (cudaEventRecord (sl->kernels_done, sl->stream));
   if (h_dst) {
@@ -291,6 +293,7 @@ ce_cuda_dev_upscale2x_submit (ce_cuda_dev * dev, int slot,
       bytes_per_pixel, 0, 2 * height, d_dst, dst_pitch, sl->stream);
   if (status != CE_STATUS_OK)
     return status;
+  sl->downloads = 0;
   if (sl->timed)
     CUDA_CHECK (cudaEventRecord (sl->kernels_done, sl->stream));
   return CE_STATUS_OK;

@@ -1427,10 +1427,18 @@ fused_resident_warps (void)
 static ce_status
 ce_fill_rest (const ce_kfill & fill, uint8_t value, cudaStream_t stream)
 {
+  cudaError_t err;
+
   if (fill.n == 0)
     return CE_STATUS_OK;
-  cudaMemsetAsync (fill.p, value, fill.n, stream);
-  return ce_launch_status ("edge_fused fill");
+  err = cudaMemsetAsync (fill.p, value, fill.n, stream);
+  if (err != cudaSuccess) {
+    (void) cudaGetLastError ();
+    ce_set_error ("edge_fused fill: cudaMemsetAsync of %zu bytes failed: %s",
+        fill.n, cudaGetErrorString (err));
+    return CE_STATUS_CUDA_ERROR;
+  }
+  return CE_STATUS_OK;
 }
 
 /* Fill blocks for n bytes: about 8 16-byte stores a thread, at most

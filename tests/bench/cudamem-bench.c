@@ -33,10 +33,11 @@
  *     capsfilter ! fakesink sync=false, with GRAY8 in system memory or NV12
  *     in CUDA memory out.  Each push is a shallow copy of one of the K
  *     frames with fresh timestamps: no upload per frame.  By default
- *     appsrc queues every frame of the run before the timed part, so its
- *     streaming thread never waits for the pushing thread (--queue N
- *     lets it hold only N frames, the pusher blocking, as an application
- *     that produces frames as they are needed would).  A pad probe on
+ *     appsrc takes every frame of the run without a limit, so its
+ *     streaming thread never waits for the pushing thread (the pushes
+ *     are shallow copies, normally all done within the warm-up frames);
+ *     --queue N lets it hold only N frames, the pusher blocking, as an
+ *     application that produces frames as they are needed would.  A pad probe on
  *     fakesink times the steady state, from the output of the last warm-up
  *     frame to the last output, and checks that every output is in the
  *     memory asked for (CUDA memory of the benchmark's context, or system
@@ -164,8 +165,8 @@ usage (FILE * f)
       "                      (default %d)\n"
       "  --device N          CUDA device (default 0)\n"
       "  --queue N           frames appsrc may hold, the pushing thread\n"
-      "                      blocking when it holds N (default 0: all the\n"
-      "                      frames of a run, queued before timing)\n"
+      "                      blocking when it holds N (default 0: no\n"
+      "                      limit, the pusher never blocks)\n"
       "  --system-fps LIST   the element's rate on system memory, from\n"
       "                      element-bench, for the x_system column:\n"
       "                      SIZE=FPS,... with SIZE 720p, 1080p, 4k (2160p),\n"
@@ -1296,7 +1297,7 @@ print_table (const row * rows, int n_rows)
       "appsrc %s; x_system: fps / --system-fps)\n\n", opt.runs, opt.warmup,
       K_BUFFERS, KERNEL_BATCH, CE_CUDA_SLOTS, opt.queue > 0 ?
       "holds a few frames, the pusher blocking" :
-      "holds the run's frames, queued before timing");
+      "takes the run's frames without a limit");
 
   for (n = 0; n < n_rows; n++) {
     const row *rw = &rows[n];

@@ -332,22 +332,32 @@ out:
   g_free (got);
 }
 
+/* Rows of one short-kernel launch of the fused kernel that fills its
+ * grid (65535 rows of blocks of 4 strips of 8 rows). */
+#define SHORT_LAUNCH_ROWS (CE_GRID_Y_MAX * 32)
+
 /* ce_cuda_dev_edge_fill_submit: the edges of a GRAY8 device frame into a
  * device image and, from the same launch, a byte range after it set to
- * 128, as the chroma of an NV12 picture.  Odd sizes, a padded input
- * pitch, a range that starts and ends off 16-byte boundaries; poison
+ * 128, as the chroma of an NV12 picture.  Odd sizes, padded input pitches
+ * (a multiple of 4 or not: aligned frames from 1440p up take the strip
+ * kernel and its 1-D grid, the others the short kernel and its 2-D
+ * grid), a range that starts and ends off 16-byte boundaries; poison
  * around the range must stay; every norm and output, with and without
- * the blur.  Sizes for both fused kernels and a frame whose launches are
- * split (the fill then goes with the first or after the last). */
+ * the blur.  Tall narrow frames: one strip-kernel launch; short-kernel
+ * launches split in two, the first full (the fill goes with the
+ * second); two full ones (no room: the fill is a memset after them). */
 static void
 test_edge_fill_on_device_memory (void)
 {
   static const struct
   {
     int w, h;
+    gboolean aligned;
   } sizes[] = {
-    {1, 1}, {613, 611}, {641, 481}, {1920, 1080}, {3840, 2160},
-    {16, ROWS_PAST_8},
+    {1, 1, FALSE}, {613, 611, FALSE}, {641, 481, TRUE}, {1920, 1080, FALSE},
+    {2560, 1440, TRUE}, {3840, 2160, TRUE}, {3840, 2160, FALSE},
+    {16, ROWS_PAST_8, TRUE}, {16, SHORT_LAUNCH_ROWS + 102880, FALSE},
+    {16, 2 * SHORT_LAUNCH_ROWS, FALSE},
   };
   ce_cuda_dev *dev = NULL;
   gsize k;
@@ -362,7 +372,8 @@ test_edge_fill_on_device_memory (void)
 
   for (k = 0; k < G_N_ELEMENTS (sizes); k++) {
     const int w = sizes[k].w, h = sizes[k].h;
-    const gsize in_pitch = w + 13, out_pitch = ((w + 3) & ~3) + 4;
+    const gsize in_pitch = sizes[k].aligned ? ((w + 3) & ~3) + 64 : w + 13;
+    const gsize out_pitch = ((w + 3) & ~3) + 4;
     /* out rows, 7 guard bytes, the range, 9 guard bytes */
     const gsize out_bytes = out_pitch * h, fill_at = out_bytes + 7;
     const gsize fill_bytes = (gsize) w * h / 2 + 5;
@@ -391,7 +402,8 @@ test_edge_fill_on_device_memory (void)
           CE_STATUS_OK);
       ce_assert_status (ce_cuda_dev_wait (dev, k % 2, NULL), CE_STATUS_OK);
       if (to_host (got, d_out, total)) {
-        g_snprintf (what, sizeof what, "%dx%d edges with a fill", w, h);
+        g_snprintf (what, sizeof what, "%dx%d (input pitch %" G_GSIZE_FORMAT
+            ") edges with a fill", w, h, in_pitch);
         ce_assert_rows_equal (what, want, w, got, out_pitch, w, 0, h,
             CE_TEST_POISON);
         g_snprintf (what, sizeof what, "%dx%d: guard before the range", w,
