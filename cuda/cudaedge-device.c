@@ -37,6 +37,7 @@ typedef struct
 {
   cudaStream_t stream;
   cudaEvent_t start, kernels_done, done;
+  ce_launch_cache *fused;          /* the edge kernels' launches */
   ce_dev_image luma;               /* luma of formats with more than 1 B/px */
   ce_dev_image out;                /* output when the caller gives none */
   int queued;                   /* work queued since the last wait */
@@ -109,6 +110,11 @@ ce_cuda_dev_new (ce_cuda_dev ** out)
       err = cudaEventCreate (&sl->kernels_done);
     if (err == cudaSuccess)
       err = cudaEventCreate (&sl->done);
+    if (err == cudaSuccess
+        && (status = ce_launch_cache_new (&sl->fused)) != CE_STATUS_OK) {
+      ce_cuda_dev_free (dev);
+      return status;
+    }
     if (err != cudaSuccess) {
       ce_set_error ("creating the streams and events of slot %d: %s", i,
           cudaGetErrorString (err));
@@ -133,6 +139,7 @@ ce_cuda_dev_free (ce_cuda_dev * dev)
 
     if (sl->stream)
       cudaStreamSynchronize (sl->stream);
+    ce_launch_cache_free (sl->fused);
     if (sl->luma.ptr)
       cudaFree (sl->luma.ptr);
     if (sl->out.ptr)
@@ -236,7 +243,8 @@ dev_edge_submit (ce_cuda_dev * dev, int slot, const ce_frame * src,
     d_pitch = sl->out.pitch;
   }
   status = ce_launch_edge_fused_fill (d_luma, luma_pitch, w, h, 0, h,
-      &consts, d_dst, d_pitch, d_fill, fill_bytes, fill_value, sl->stream);
+      &consts, d_dst, d_pitch, d_fill, fill_bytes, fill_value, sl->fused,
+      sl->stream);
   if (status != CE_STATUS_OK)
     return status;
   /* A download's time runs from the frame's last kernels to its end. */

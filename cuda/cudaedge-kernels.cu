@@ -159,8 +159,21 @@ ce_kernels_probe (void)
  */
 #define FUSED_PX 4                          /* columns per lane */
 #define FUSED_TW (32 * FUSED_PX)            /* columns per warp */
-/* Rows of a general strip. */
+/* Rows of a general strip of edge_fused_kernel. */
+#ifndef FUSED_TH
 #define FUSED_TH 8
+#endif
+/* Rows of a strip of edge_fused_short_kernel (small frames), interior or
+ * general: the general strips' rows are a chain of dependent loads, and
+ * at small frames that chain, not the work, sets the kernel's time
+ * (PERFORMANCE.md). */
+#ifndef FUSED_SHORT_TH
+#define FUSED_SHORT_TH 4
+#endif
+/* Rows a general strip loads ahead of the row it filters. */
+#ifndef FUSED_AHEAD
+#define FUSED_AHEAD 1
+#endif
 /* Lanes of a warp that take side strips (one strip each, every lane in
  * other rows, so each of its loads touches this many cache lines). */
 #ifndef FUSED_SIDE_LANES
@@ -784,7 +797,7 @@ edge_fused_interior (const uint8_t * __restrict__ luma, size_t luma_pitch,
 }
 
 /* The interior strips of small frames (edge_fused_short_kernel): exactly
- * FUSED_TH rows with the row loop unrolled whole, so that every row's
+ * FUSED_SHORT_TH rows with the row loop unrolled whole, so that every row's
  * loads are issued at once, and the rolling windows are renamed
  * registers.  Same arithmetic and arguments as edge_fused_interior. */
 template < bool BLUR, int NORM, int OUTPUT >
@@ -793,7 +806,7 @@ edge_fused_interior_short (const uint8_t * __restrict__ luma, size_t luma_pitch,
     const ce_fconsts & k, uint8_t * __restrict__ dst, size_t dst_pitch)
 {
   constexpr int R = BLUR ? 2 : 0;       /* blur radius in rows */
-  constexpr int ROWS = FUSED_TH + 2 + 2 * R;    /* Y rows read */
+  constexpr int ROWS = FUSED_SHORT_TH + 2 + 2 * R;      /* Y rows read */
   uint32_t hr[5][3];            /* horizontal sums by Y row, mod 5 */
   ce_sobel < NORM, OUTPUT, BLUR ? CE_BLUR_SCALE : 1 > sob;
 
@@ -968,16 +981,28 @@ edge_fused_general (const uint8_t * __restrict__ luma, size_t luma_pitch,
   };
 
   /* Rows are consumed strictly in order (ys - 3 on with the blur, ys - 1
-   * on without), so the next row's words are always loaded one step ahead:
-   * the load is in flight while the current row is filtered. */
-  int next_row = BLUR ? ys - 3 : ys - 1;
-  uint32_t pf0, pf1, pf2;
-  load_row (next_row, pf0, pf1, pf2);
+   * on without), so the words of the next FUSED_AHEAD rows are always
+   * loaded ahead: their loads are in flight while the current row is
+   * filtered (the rows past the strip's last are read for nothing, in
+   * the frame or through its border rule). */
+  int next_row = (BLUR ? ys - 3 : ys - 1) + FUSED_AHEAD - 1;
+  uint32_t pf[FUSED_AHEAD][3];
+#pragma unroll
+  for (int d = 0; d < FUSED_AHEAD; d++)
+    load_row (next_row - (FUSED_AHEAD - 1) + d, pf[d][0], pf[d][1],
+        pf[d][2]);
   auto fetch_row = [&](uint32_t & w0, uint32_t & w1, uint32_t & w2) {
-    w0 = pf0;
-    w1 = pf1;
-    w2 = pf2;
-    load_row (++next_row, pf0, pf1, pf2);
+    w0 = pf[0][0];
+    w1 = pf[0][1];
+    w2 = pf[0][2];
+#pragma unroll
+    for (int d = 0; d + 1 < FUSED_AHEAD; d++) {
+      pf[d][0] = pf[d + 1][0];
+      pf[d][1] = pf[d + 1][1];
+      pf[d][2] = pf[d + 1][2];
+    }
+    load_row (++next_row, pf[FUSED_AHEAD - 1][0], pf[FUSED_AHEAD - 1][1],
+        pf[FUSED_AHEAD - 1][2]);
   };
 
   uint32_t hw[5][3];            /* horizontal sums, rows r-2 ... r+2 */
@@ -1256,24 +1281,24 @@ fused_side_lanes (int W)
   return 1 + (W - fused_xr0 (W) + FUSED_PX - 1) / FUSED_PX;
 }
 
-/* Small frames, whose strips of FUSED_TH rows do not fill the GPU
- * (fused_layout_make gives them the shortest strips): a 2-D grid whose
- * blocks take FUSED_WARPS strips of FUSED_TH rows one above the other.
+/* Small frames, whose interior strips would be the shortest anyway
+ * (FUSED_TH_MIN rows, fused_layout_make): a 2-D grid whose blocks take
+ * FUSED_WARPS strips of FUSED_SHORT_TH rows one above the other.
  * A strip whose rows need no border rule (warp-uniform) is interior in
  * its inner lanes (fused_lane_inner); its side lanes are taken, one
  * strip per lane, by the blocks of one more grid column, so that the
  * first and last warp columns do not take the general path whole.
  * Measured faster there than the layout of edge_fused_kernel
  * (PERFORMANCE.md, "The fused kernel"). */
-#define FUSED_BLOCK_ROWS (FUSED_TH * FUSED_WARPS)
+#define FUSED_BLOCK_ROWS (FUSED_SHORT_TH * FUSED_WARPS)
 
 /* Whether a short-kernel strip [ys, ye) reads and writes inside the frame
  * in its inner lanes. */
 static __host__ __device__ __forceinline__ bool
 fused_short_inner (int ys, int ye, int W, int H, int R, bool aligned)
 {
-  return aligned && W >= 12 && ys - 1 - R >= 0 && ys + FUSED_TH + R < H
-      && ye == ys + FUSED_TH;
+  return aligned && W >= 12 && ys - 1 - R >= 0 && ys + FUSED_SHORT_TH + R < H
+      && ye == ys + FUSED_SHORT_TH;
 }
 
 /* The task of lane `lane` of warp `warp` of block (bx, by) of
@@ -1287,23 +1312,23 @@ fused_short_task_of (int W, int H, int R, int row0, int row1, bool aligned,
   if (bx * FUSED_TW >= W) {
     /* The side column: lane i takes side lane i / strips of strip i %
      * strips, when that strip is interior elsewhere. */
-    const int strips = (row1 - row0 + FUSED_TH - 1) / FUSED_TH;
+    const int strips = (row1 - row0 + FUSED_SHORT_TH - 1) / FUSED_SHORT_TH;
     const int i = (by * FUSED_WARPS + warp) * FUSED_SIDE_LANES + lane;
     if (!aligned || W < 12 || lane >= FUSED_SIDE_LANES
         || i >= strips * fused_side_lanes (W))
       return false;
     const int p = i / strips;
-    t.ys = row0 + (i - p * strips) * FUSED_TH;
-    t.ye = min (t.ys + FUSED_TH, row1);
+    t.ys = row0 + (i - p * strips) * FUSED_SHORT_TH;
+    t.ye = min (t.ys + FUSED_SHORT_TH, row1);
     t.X = fused_side_x (p, fused_xr0 (W));
     t.interior = false;
     return t.X < W && fused_short_inner (t.ys, t.ye, W, H, R, aligned);
   }
   t.X = bx * FUSED_TW + lane * FUSED_PX;
-  t.ys = row0 + by * FUSED_BLOCK_ROWS + warp * FUSED_TH;
+  t.ys = row0 + by * FUSED_BLOCK_ROWS + warp * FUSED_SHORT_TH;
   if (t.X >= W || t.ys >= row1)
     return false;
-  t.ye = min (t.ys + FUSED_TH, row1);
+  t.ye = min (t.ys + FUSED_SHORT_TH, row1);
   t.interior = fused_short_inner (t.ys, t.ye, W, H, R, aligned);
   /* an interior strip's side lanes are the side column's */
   return !t.interior || fused_lane_inner (t.X, W);
@@ -1441,6 +1466,106 @@ ce_fill_rest (const ce_kfill & fill, uint8_t value, cudaStream_t stream)
   return CE_STATUS_OK;
 }
 
+struct ce_launch_cache
+{
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  cudaGraphNode_t node;
+  cudaStream_t stream;          /* of the last launch through the graph */
+  int direct;                   /* a graph call failed: launch directly */
+};
+
+extern "C" ce_status
+ce_launch_cache_new (ce_launch_cache ** cache)
+{
+  CE_CHECK (ce_check_pointer (cache, "cache"));
+  *cache = (ce_launch_cache *) calloc (1, sizeof (ce_launch_cache));
+  if (!*cache) {
+    ce_set_error ("out of memory");
+    return CE_STATUS_OUT_OF_MEMORY;
+  }
+  return CE_STATUS_OK;
+}
+
+/* Drops the graph, once its launches are done. */
+static void
+ce_launch_cache_clear (ce_launch_cache * c)
+{
+  if (c->exec) {
+    (void) cudaStreamSynchronize (c->stream);
+    (void) cudaGraphExecDestroy (c->exec);
+  }
+  if (c->graph)
+    (void) cudaGraphDestroy (c->graph);
+  c->exec = NULL;
+  c->graph = NULL;
+  c->node = NULL;
+}
+
+extern "C" void
+ce_launch_cache_free (ce_launch_cache * cache)
+{
+  if (!cache)
+    return;
+  ce_launch_cache_clear (cache);
+  (void) cudaGetLastError ();
+  free (cache);
+}
+
+/* A graph of the one kernel node @p. */
+static cudaError_t
+ce_launch_cache_build (ce_launch_cache * c, const cudaKernelNodeParams * p)
+{
+  cudaError_t err;
+
+  ce_launch_cache_clear (c);
+  err = cudaGraphCreate (&c->graph, 0);
+  if (err == cudaSuccess)
+    err = cudaGraphAddKernelNode (&c->node, c->graph, NULL, 0, p);
+  if (err == cudaSuccess)
+    err = cudaGraphInstantiate (&c->exec, c->graph, 0);
+  if (err != cudaSuccess) {
+    c->exec = NULL;
+    ce_launch_cache_clear (c);
+  }
+  return err;
+}
+
+/* Launches @func as cudaLaunchKernel () would, through @c's graph when
+ * there is one; launch errors are left for cudaGetLastError (). */
+static void
+ce_launch_via (ce_launch_cache * c, const void *func, dim3 grid, dim3 block,
+    void **args, cudaStream_t stream)
+{
+  if (c && !c->direct) {
+    cudaKernelNodeParams p = { };
+    cudaError_t err = cudaErrorInvalidValue;
+
+    p.func = (void *) func;
+    p.gridDim = grid;
+    p.blockDim = block;
+    p.kernelParams = args;
+    if (c->exec)
+      err = cudaGraphExecKernelNodeSetParams (c->exec, c->node, &p);
+    if (err != cudaSuccess) {
+      (void) cudaGetLastError ();
+      err = ce_launch_cache_build (c, &p);
+    }
+    if (err == cudaSuccess)
+      err = cudaGraphLaunch (c->exec, stream);
+    if (err == cudaSuccess) {
+      c->stream = stream;
+      return;
+    }
+    /* Whatever failed is tried again as a direct launch, which reports
+     * an error of its own. */
+    (void) cudaGetLastError ();
+    ce_launch_cache_clear (c);
+    c->direct = 1;
+  }
+  (void) cudaLaunchKernel (func, grid, block, args, 0, stream);
+}
+
 /* Fill blocks for n bytes: about 8 16-byte stores a thread, at most
  * 1024 blocks (each thread then loops). */
 static unsigned
@@ -1473,40 +1598,49 @@ fused_short_fill_rows (size_t n, unsigned cols)
     } \
   } while (0)
 
+/* The arguments are passed by address (cudaLaunchKernel), each with the
+ * type of the kernel's parameter. */
 template < bool BLUR >
 static void
-edge_fused_dispatch (unsigned blocks, cudaStream_t stream,
-    const uint8_t * luma, size_t luma_pitch, int W, int H,
-    const fused_layout & L, const ce_edge_consts * c, int ain, int aout,
-    uint8_t * dst, size_t dst_pitch, const ce_kfill & fill)
+edge_fused_dispatch (unsigned blocks, ce_launch_cache * cache,
+    cudaStream_t stream, const uint8_t * luma, size_t luma_pitch, int W,
+    int H, fused_layout L, const ce_edge_consts * c, int ain, int aout,
+    uint8_t * dst, size_t dst_pitch, ce_kfill fill)
 {
   const dim3 block (32, FUSED_WARPS);
-  const ce_fconsts k = ce_fconsts_make (c);
-  const unsigned grid = fill.n ? fill.first + fused_fill_blocks (fill.n)
-      : blocks;
-#define CE_FUSED_LAUNCH(N, O) \
-  edge_fused_kernel < BLUR, N, O > <<< grid, block, 0, stream >>> (luma, \
-      luma_pitch, W, H, L, k, c->border, ain, aout, dst, dst_pitch, fill)
+  ce_fconsts k = ce_fconsts_make (c);
+  ce_border_mode border = c->border;
+  const dim3 grid (fill.n ? fill.first + fused_fill_blocks (fill.n)
+      : blocks);
+  void *args[] = { &luma, &luma_pitch, &W, &H, &L, &k, &border, &ain, &aout,
+    &dst, &dst_pitch, &fill
+  };
+#define CE_FUSED_LAUNCH(N, O) ce_launch_via (cache, \
+      (const void *) edge_fused_kernel < BLUR, N, O >, grid, block, args, \
+      stream)
   CE_FUSED_DISPATCH (c, CE_FUSED_LAUNCH);
 #undef CE_FUSED_LAUNCH
 }
 
 template < bool BLUR >
 static void
-edge_fused_short_dispatch (cudaStream_t stream, const uint8_t * luma,
-    size_t luma_pitch, int W, int H, int row0, int row1,
-    const ce_edge_consts * c, int ain, int aout, uint8_t * dst,
-    size_t dst_pitch, const ce_kfill & fill)
+edge_fused_short_dispatch (ce_launch_cache * cache, cudaStream_t stream,
+    const uint8_t * luma, size_t luma_pitch, int W, int H, int row0,
+    int row1, const ce_edge_consts * c, int ain, int aout, uint8_t * dst,
+    size_t dst_pitch, ce_kfill fill)
 {
   const dim3 block (32, FUSED_WARPS);
   dim3 grid = fused_short_grid (W, row0, row1, ain && aout);
-  const ce_fconsts k = ce_fconsts_make (c);
+  ce_fconsts k = ce_fconsts_make (c);
+  ce_border_mode border = c->border;
+  void *args[] = { &luma, &luma_pitch, &W, &H, &row0, &row1, &k, &border,
+    &ain, &aout, &dst, &dst_pitch, &fill
+  };
   if (fill.n)
     grid.y = fill.first + fused_short_fill_rows (fill.n, grid.x);
-#define CE_FUSED_LAUNCH(N, O) \
-  edge_fused_short_kernel < BLUR, N, O > <<< grid, block, 0, stream >>> ( \
-      luma, luma_pitch, W, H, row0, row1, k, c->border, ain, aout, \
-      dst, dst_pitch, fill)
+#define CE_FUSED_LAUNCH(N, O) ce_launch_via (cache, \
+      (const void *) edge_fused_short_kernel < BLUR, N, O >, grid, block, \
+      args, stream)
   CE_FUSED_DISPATCH (c, CE_FUSED_LAUNCH);
 #undef CE_FUSED_LAUNCH
 }
@@ -1517,14 +1651,14 @@ ce_launch_edge_fused (const uint8_t * d_luma, size_t luma_pitch, int width,
     uint8_t * d_dst, size_t dst_pitch, cudaStream_t stream)
 {
   return ce_launch_edge_fused_fill (d_luma, luma_pitch, width, height, row0,
-      row1, consts, d_dst, dst_pitch, NULL, 0, 0, stream);
+      row1, consts, d_dst, dst_pitch, NULL, 0, 0, NULL, stream);
 }
 
 extern "C" ce_status
 ce_launch_edge_fused_fill (const uint8_t * d_luma, size_t luma_pitch,
     int width, int height, int row0, int row1, const ce_edge_consts * consts,
     uint8_t * d_dst, size_t dst_pitch, uint8_t * d_fill, size_t fill_bytes,
-    int fill_value, cudaStream_t stream)
+    int fill_value, ce_launch_cache * cache, cudaStream_t stream)
 {
   CE_CHECK (ce_check_pointer (d_luma, "d_luma"));
   CE_CHECK (ce_check_pointer (d_dst, "d_dst"));
@@ -1561,13 +1695,13 @@ ce_launch_edge_fused_fill (const uint8_t * d_luma, size_t luma_pitch,
             fill.n = 0;
           }
           if (consts->blur)
-            edge_fused_short_dispatch < true > (stream, d_luma, luma_pitch,
-                width, height, r0, r1, consts, ain, aout, d_dst, dst_pitch,
-                f);
+            edge_fused_short_dispatch < true > (cache, stream, d_luma,
+                luma_pitch, width, height, r0, r1, consts, ain, aout, d_dst,
+                dst_pitch, f);
           else
-            edge_fused_short_dispatch < false > (stream, d_luma, luma_pitch,
-                width, height, r0, r1, consts, ain, aout, d_dst, dst_pitch,
-                f);
+            edge_fused_short_dispatch < false > (cache, stream, d_luma,
+                luma_pitch, width, height, r0, r1, consts, ain, aout, d_dst,
+                dst_pitch, f);
         }));
     return ce_fill_rest (fill, fv, stream);
   }
@@ -1591,11 +1725,13 @@ ce_launch_edge_fused_fill (const uint8_t * d_luma, size_t luma_pitch,
           fill.n = 0;
         }
         if (consts->blur)
-          edge_fused_dispatch < true > (blocks, stream, d_luma, luma_pitch,
-              width, height, L, consts, ain, aout, d_dst, dst_pitch, f);
+          edge_fused_dispatch < true > (blocks, cache, stream, d_luma,
+              luma_pitch, width, height, L, consts, ain, aout, d_dst,
+              dst_pitch, f);
         else
-          edge_fused_dispatch < false > (blocks, stream, d_luma, luma_pitch,
-              width, height, L, consts, ain, aout, d_dst, dst_pitch, f);
+          edge_fused_dispatch < false > (blocks, cache, stream, d_luma,
+              luma_pitch, width, height, L, consts, ain, aout, d_dst,
+              dst_pitch, f);
       }));
   return ce_fill_rest (fill, fv, stream);
 }
@@ -1635,10 +1771,10 @@ ce_fused_layout_errors (int W, int H, int row0, int row1, int blur,
     }
     if (t.interior) {
       /* reads columns X - 4 ... X + 7, rows ys - 1 - R on, as words */
-      const int last = shrt ? t.ys + FUSED_TH + R
+      const int last = shrt ? t.ys + FUSED_SHORT_TH + R
           : t.ye + R + FUSED_PREFETCH;
       if (!aligned || !fused_lane_inner (t.X, W) || t.ys - 1 - R < 0
-          || last > H - 1 || (shrt && t.ye != t.ys + FUSED_TH))
+          || last > H - 1 || (shrt && t.ye != t.ys + FUSED_SHORT_TH))
         fail ("interior reads leave the frame", t);
     }
     for (int y = t.ys; y < t.ye; y++)

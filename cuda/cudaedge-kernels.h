@@ -54,15 +54,31 @@ ce_status ce_launch_edge_fused (const uint8_t * d_luma, size_t luma_pitch,
     int width, int height, int row0, int row1, const ce_edge_consts * consts,
     uint8_t * d_dst, size_t dst_pitch, cudaStream_t stream);
 
+/* Launches through a CUDA graph.  A kernel launch costs the host several
+ * microseconds, as much as a small frame's kernel takes on the GPU;
+ * launching an instantiated graph, after updating its kernel node's
+ * arguments, costs about half.  A cache holds one graph of one kernel
+ * node: each launch through it sets the node to the launch's kernel,
+ * grid and arguments and launches the graph, and the graph is built
+ * again only when the node cannot take them.  Should a graph call fail,
+ * the cache launches directly from then on.  A cache serves one stream
+ * and one thread at a time; its launches are ordered as direct ones. */
+typedef struct ce_launch_cache ce_launch_cache;
+
+ce_status ce_launch_cache_new (ce_launch_cache ** cache);
+/* Waits for the cache's launches, then frees it (NULL: nothing). */
+void ce_launch_cache_free (ce_launch_cache * cache);
+
 /* The same, and the same launch also sets the @fill_bytes bytes at
  * @d_fill (any alignment, not overlapping the output rows) to
  * @fill_value: extra blocks at the end of the grid, or, for a grid that
- * has no room for them, a memset after it. */
+ * has no room for them, a memset after it.  The kernels go through
+ * @cache when it is not NULL. */
 ce_status ce_launch_edge_fused_fill (const uint8_t * d_luma,
     size_t luma_pitch, int width, int height, int row0, int row1,
     const ce_edge_consts * consts, uint8_t * d_dst, size_t dst_pitch,
     uint8_t * d_fill, size_t fill_bytes, int fill_value,
-    cudaStream_t stream);
+    ce_launch_cache * cache, cudaStream_t stream);
 
 /* Bilinear 2x; output rows [row0, row1) of the 2H rows.  bytes_per_pixel
  * 1 or 4; 4-byte pixels move as one 32-bit word (pitches then must be

@@ -31,8 +31,8 @@
 
 /* Heights past the grid's y limit for each kind of kernel: blocks of 8
  * rows (the luma, the staged per-pixel kernels), of 16 output rows (the
- * upscale), of 32 rows (the staged tiled kernels) and of 64 rows (the
- * fused kernel). */
+ * upscale), of 32 rows (the staged tiled kernels) and of 64 rows (past
+ * the fused kernel's too: its short kernel's blocks take 16). */
 #define ROWS_PAST_8 600000
 #define ROWS_PAST_16 600000     /* input rows: 1,200,000 output rows */
 #define ROWS_PAST_32 2200000
@@ -333,8 +333,9 @@ out:
 }
 
 /* Rows of one short-kernel launch of the fused kernel that fills its
- * grid (65535 rows of blocks of 4 strips of 8 rows). */
-#define SHORT_LAUNCH_ROWS (CE_GRID_Y_MAX * 32)
+ * grid (65535 rows of blocks of 4 strips of 4 rows, FUSED_BLOCK_ROWS in
+ * cuda/cudaedge-kernels.cu). */
+#define SHORT_LAUNCH_ROWS (CE_GRID_Y_MAX * 16)
 
 /* ce_cuda_dev_edge_fill_submit: the edges of a GRAY8 device frame into a
  * device image and, from the same launch, a byte range after it set to
@@ -443,6 +444,125 @@ test_edge_fill_on_device_memory (void)
     cudaFree (d_px);
   }
   ce_cuda_dev_free (dev);
+}
+
+/* Frames on one slot go through its launch graph, whose kernel node
+ * takes each frame's kernel, grid and pointers: a run of frames of one
+ * size and parameters into two output images in turn (each poisoned
+ * again before the frame that does not write it, which must leave it
+ * so), and frames whose size, alignment, output, norm or blur changes
+ * from one frame to the next (another kernel, another grid), with the
+ * chroma range too; every frame against the CPU reference. */
+static void
+test_edge_frames_through_one_graph (void)
+{
+  static const struct
+  {
+    int w, h;
+    gboolean aligned;
+    int blur, norm, output;
+  } frames[] = {
+    {641, 481, TRUE, 1, CE_NORM_L2, CE_OUTPUT_EDGES},
+    {641, 481, TRUE, 1, CE_NORM_L2, CE_OUTPUT_EDGES},
+    {641, 481, TRUE, 1, CE_NORM_L2, CE_OUTPUT_EDGES},
+    {641, 481, TRUE, 1, CE_NORM_L2, CE_OUTPUT_MAGNITUDE},
+    {613, 611, FALSE, 1, CE_NORM_L1, CE_OUTPUT_EDGES},
+    {2560, 1440, TRUE, 1, CE_NORM_L2, CE_OUTPUT_EDGES},
+    {2560, 1440, TRUE, 1, CE_NORM_L2, CE_OUTPUT_EDGES},
+    {2560, 1440, TRUE, 0, CE_NORM_L1, CE_OUTPUT_MAGNITUDE},
+    {1, 1, FALSE, 1, CE_NORM_L2, CE_OUTPUT_EDGES},
+    {3840, 2160, TRUE, 1, CE_NORM_L2, CE_OUTPUT_MAGNITUDE},
+    {3840, 2160, FALSE, 1, CE_NORM_L2, CE_OUTPUT_MAGNITUDE},
+    {7, 3, TRUE, 0, CE_NORM_L2, CE_OUTPUT_EDGES},
+    {641, 481, TRUE, 1, CE_NORM_L2, CE_OUTPUT_EDGES},
+  };
+  const int max_w = 3840, max_h = 2160;
+  const gsize pitch = max_w + 64, plane = pitch * max_h;
+  const gsize fill_max = plane / 2, total = plane + fill_max;
+  guint8 *src[2], *want, *got;
+  guint8 *d_src[2] = { NULL, NULL }, *d_out[2] = { NULL, NULL };
+  ce_cuda_dev *dev = NULL;
+  gsize k;
+  int i;
+
+  if (skip_without_gpu ())
+    return;
+  if (!CUDA_OK (cudaSetDevice (0)))
+    return;
+  want = g_malloc (plane);
+  got = g_malloc (total);
+  for (i = 0; i < 2; i++) {
+    src[i] = random_bytes (plane + 1);
+    d_src[i] = to_device (src[i], plane + 1);
+    CUDA_OK (cudaMalloc ((void **) &d_out[i], total));
+  }
+  if (!d_src[0] || !d_src[1] || !d_out[0] || !d_out[1])
+    goto out;
+  ce_assert_status (ce_cuda_dev_new (&dev), CE_STATUS_OK);
+  if (g_test_failed ())
+    goto out;
+
+  for (k = 0; k < G_N_ELEMENTS (frames); k++) {
+    const int w = frames[k].w, h = frames[k].h, o = k % 2;
+    /* An unaligned frame starts one byte in, with an odd pitch. */
+    const gsize in_pitch = frames[k].aligned ? pitch : pitch - 3;
+    const gsize in_off = frames[k].aligned ? 0 : 1;
+    const gsize out_pitch = ((w + 3) & ~3) + 4;
+    const gsize fill_bytes = k % 3 ? (gsize) out_pitch * h / 2 : 0;
+    ce_edge_params params;
+    char what[96];
+    ce_frame f;
+
+    params = ce_test_params (k % 2 ? 60.0 : 100.0, frames[k].blur,
+        (ce_border_mode) (k % 3), (ce_norm) frames[k].norm,
+        (ce_output) frames[k].output);
+    f = ce_test_frame (src[k % 2] + in_off, in_pitch, w, h, CE_FORMAT_GRAY8);
+    ce_assert_status (ce_cpu_edge_rows (&f, &params, 0, h, want, w),
+        CE_STATUS_OK);
+    /* Both images poisoned; the previous frame's must stay so. */
+    if (!CUDA_OK (cudaMemset (d_out[0], CE_TEST_POISON, total))
+        || !CUDA_OK (cudaMemset (d_out[1], CE_TEST_POISON, total))
+        || !CUDA_OK (cudaDeviceSynchronize ()))
+      break;
+    f.data = d_src[k % 2] + in_off;
+    ce_assert_status (ce_cuda_dev_edge_fill_submit (dev, 0, &f, &params,
+            d_out[o], out_pitch, d_out[o] + plane, fill_bytes, 128),
+        CE_STATUS_OK);
+    ce_assert_status (ce_cuda_dev_wait (dev, 0, NULL), CE_STATUS_OK);
+    if (g_test_failed () || !to_host (got, d_out[o], total))
+      break;
+    g_snprintf (what, sizeof what, "frame %" G_GSIZE_FORMAT ", %dx%d%s",
+        k, w, h, frames[k].aligned ? "" : " unaligned");
+    ce_assert_rows_equal (what, want, w, got, out_pitch, w, 0, h,
+        CE_TEST_POISON);
+    for (i = 0; i < (int) fill_bytes; i++)
+      if (got[plane + i] != 128) {
+        ce_test_fail ("%s: chroma byte %d is %u, not 128", what, i,
+            got[plane + i]);
+        break;
+      }
+    if (got[plane + fill_bytes] != CE_TEST_POISON)
+      ce_test_fail ("%s: byte after the chroma range written", what);
+    if (!to_host (got, d_out[1 - o], total))
+      break;
+    for (i = 0; i < (int) total; i++)
+      if (got[i] != CE_TEST_POISON) {
+        ce_test_fail ("%s: byte %d of the other image written", what, i);
+        break;
+      }
+    if (g_test_failed ())
+      break;
+  }
+
+out:
+  ce_cuda_dev_free (dev);
+  for (i = 0; i < 2; i++) {
+    cudaFree (d_src[i]);
+    cudaFree (d_out[i]);
+    g_free (src[i]);
+  }
+  g_free (want);
+  g_free (got);
 }
 
 /* The staged kernels (benchmark and tests), each against its CPU
@@ -659,6 +779,8 @@ ce_test_register_gpu_runtime (void)
   ce_test_add ("/gpu/runtime/tall-staged-kernels", test_tall_staged_kernels);
   ce_test_add ("/gpu/runtime/edge-fill-on-device-memory",
       test_edge_fill_on_device_memory);
+  ce_test_add ("/gpu/runtime/edge-frames-through-one-graph",
+      test_edge_frames_through_one_graph);
   ce_test_add ("/gpu/runtime/entry-points-restore-the-current-device",
       test_entry_points_restore_the_current_device);
 }
