@@ -140,7 +140,11 @@ ce_kernels_probe (void)
  * warp column, in the lanes whose reads lie inside the frame; the others
  * (general strips: the first and last rows, whole warp columns wide, and
  * the side lanes - the first lane of the frame and the last one or two -
- * one strip per lane) are 8 rows tall and take the border rule.
+ * one strip per lane) are FUSED_TH rows tall and take the border rule.
+ * Frames whose interior strips would be the shortest anyway take
+ * edge_fused_short_kernel instead: a 2-D grid of FUSED_SHORT_TH-row
+ * strips, short because there a general strip's chain of dependent row
+ * loads is the kernel's time.
  *
  * Borders: the blur needs Y through the border rule: rows are mapped with
  * ce_border_index when they are fetched (a zero row gives zero words);
