@@ -214,8 +214,9 @@ test_tall_rgba_edges (void)
       "RGBA 16x600000");
 }
 
-/* Past the fused kernel's own limit (64 rows a block), with the border
- * rule at the top and bottom of the frame in both launches' reach. */
+/* Past the fused kernel's own limit (its short kernel's blocks take 16
+ * rows, so this frame takes five launches), with the border rule at the
+ * top and bottom of the frame in the first and last launches' reach. */
 static void
 test_tall_fused_edges (void)
 {
