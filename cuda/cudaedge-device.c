@@ -12,6 +12,7 @@
 #include "cudaedge-device.h"
 #include "cudaedge-kernels.h"
 #include "cudaedge-private.h"
+#include "cudaedge-testing.h"
 
 /* Returns CE_STATUS_CUDA_ERROR, with a message, when @call fails. */
 #define CUDA_CHECK(call) \
@@ -305,6 +306,17 @@ ce_cuda_dev_upscale2x_submit (ce_cuda_dev * dev, int slot,
   if (sl->timed)
     CUDA_CHECK (cudaEventRecord (sl->kernels_done, sl->stream));
   return CE_STATUS_OK;
+}
+
+unsigned long
+ce_cuda_dev_graph_launches (const ce_cuda_dev * dev)
+{
+  unsigned long n = 0;
+  int i;
+
+  for (i = 0; dev && i < CE_CUDA_SLOTS; i++)
+    n += ce_launch_cache_graph_launches (dev->slots[i].fused);
+  return n;
 }
 
 ce_status

@@ -1475,7 +1475,7 @@ struct ce_launch_cache
   cudaGraph_t graph;
   cudaGraphExec_t exec;
   cudaGraphNode_t node;
-  cudaStream_t stream;          /* of the last launch through the graph */
+  unsigned long launches;       /* through the graph (tests) */
   int direct;                   /* a graph call failed: launch directly */
 };
 
@@ -1491,14 +1491,14 @@ ce_launch_cache_new (ce_launch_cache ** cache)
   return CE_STATUS_OK;
 }
 
-/* Drops the graph, once its launches are done. */
+/* Drops the graph.  Launches of it still queued or running are not
+ * affected: an executable graph destroyed in flight is freed when it
+ * completes. */
 static void
 ce_launch_cache_clear (ce_launch_cache * c)
 {
-  if (c->exec) {
-    (void) cudaStreamSynchronize (c->stream);
+  if (c->exec)
     (void) cudaGraphExecDestroy (c->exec);
-  }
   if (c->graph)
     (void) cudaGraphDestroy (c->graph);
   c->exec = NULL;
@@ -1512,8 +1512,13 @@ ce_launch_cache_free (ce_launch_cache * cache)
   if (!cache)
     return;
   ce_launch_cache_clear (cache);
-  (void) cudaGetLastError ();
   free (cache);
+}
+
+extern "C" unsigned long
+ce_launch_cache_graph_launches (const ce_launch_cache * cache)
+{
+  return cache ? cache->launches : 0;
 }
 
 /* A graph of the one kernel node @p. */
@@ -1543,22 +1548,24 @@ ce_launch_via (ce_launch_cache * c, const void *func, dim3 grid, dim3 block,
 {
   if (c && !c->direct) {
     cudaKernelNodeParams p = { };
-    cudaError_t err = cudaErrorInvalidValue;
+    cudaError_t err = cudaSuccess;
 
     p.func = (void *) func;
     p.gridDim = grid;
     p.blockDim = block;
     p.kernelParams = args;
-    if (c->exec)
-      err = cudaGraphExecKernelNodeSetParams (c->exec, c->node, &p);
-    if (err != cudaSuccess) {
-      (void) cudaGetLastError ();
-      err = ce_launch_cache_build (c, &p);
+    if (c->exec
+        && cudaGraphExecKernelNodeSetParams (c->exec, c->node, &p)
+        != cudaSuccess) {
+      (void) cudaGetLastError ();       /* the node refused: rebuild */
+      ce_launch_cache_clear (c);
     }
+    if (!c->exec)
+      err = ce_launch_cache_build (c, &p);
     if (err == cudaSuccess)
       err = cudaGraphLaunch (c->exec, stream);
     if (err == cudaSuccess) {
-      c->stream = stream;
+      c->launches++;
       return;
     }
     /* Whatever failed is tried again as a direct launch, which reports
@@ -1738,6 +1745,12 @@ ce_launch_edge_fused_fill (const uint8_t * d_luma, size_t luma_pitch,
               dst_pitch, f);
       }));
   return ce_fill_rest (fill, fv, stream);
+}
+
+extern "C" int
+ce_fused_short_block_rows (void)
+{
+  return FUSED_BLOCK_ROWS;
 }
 
 /* Whether the tasks of one launch of the fused kernels, for output rows

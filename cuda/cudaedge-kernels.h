@@ -66,8 +66,11 @@ ce_status ce_launch_edge_fused (const uint8_t * d_luma, size_t luma_pitch,
 typedef struct ce_launch_cache ce_launch_cache;
 
 ce_status ce_launch_cache_new (ce_launch_cache ** cache);
-/* Waits for the cache's launches, then frees it (NULL: nothing). */
+/* Frees the cache (NULL: nothing); its launches still queued run. */
 void ce_launch_cache_free (ce_launch_cache * cache);
+/* How many launches went through the cache's graph (0 for NULL). */
+unsigned long ce_launch_cache_graph_launches (const ce_launch_cache *
+    cache);
 
 /* The same, and the same launch also sets the @fill_bytes bytes at
  * @d_fill (any alignment, not overlapping the output rows) to

@@ -197,6 +197,19 @@ ce_cuda_device_scopes_taken (void)
 }
 
 int
+ce_fused_short_block_rows (void)
+{
+  return 0;
+}
+
+unsigned long
+ce_cuda_dev_graph_launches (const struct ce_cuda_dev *dev)
+{
+  (void) dev;
+  return 0;
+}
+
+int
 ce_fused_layout_errors (int width, int height, int row0, int row1, int blur,
     int aligned, int resident_warps, char *what, size_t what_size)
 {

@@ -43,6 +43,16 @@ unsigned long ce_cuda_device_scopes_taken (void);
 int ce_fused_layout_errors (int width, int height, int row0, int row1,
     int blur, int aligned, int resident_warps, char *what, size_t what_size);
 
+/* The rows one block of the fused short kernel takes: a launch of it
+ * covers at most CE_GRID_Y_MAX times as many.  0 without CUDA. */
+int ce_fused_short_block_rows (void);
+
+/* How many launches the slots of a device context made through their
+ * CUDA graphs (cudaedge-device.h), so that a test can tell them from
+ * direct launches.  0 without CUDA. */
+struct ce_cuda_dev;
+unsigned long ce_cuda_dev_graph_launches (const struct ce_cuda_dev * dev);
+
 #ifdef __cplusplus
 }
 #endif

@@ -333,11 +333,6 @@ out:
   g_free (got);
 }
 
-/* Rows of one short-kernel launch of the fused kernel that fills its
- * grid (65535 rows of blocks of 4 strips of 4 rows, FUSED_BLOCK_ROWS in
- * cuda/cudaedge-kernels.cu). */
-#define SHORT_LAUNCH_ROWS (CE_GRID_Y_MAX * 16)
-
 /* ce_cuda_dev_edge_fill_submit: the edges of a GRAY8 device frame into a
  * device image and, from the same launch, a byte range after it set to
  * 128, as the chroma of an NV12 picture.  Odd sizes, padded input pitches
@@ -351,15 +346,17 @@ out:
 static void
 test_edge_fill_on_device_memory (void)
 {
-  static const struct
+  /* Rows of one short-kernel launch that fills its grid. */
+  const int short_launch_rows = CE_GRID_Y_MAX * ce_fused_short_block_rows ();
+  const struct
   {
     int w, h;
     gboolean aligned;
   } sizes[] = {
     {1, 1, FALSE}, {613, 611, FALSE}, {641, 481, TRUE}, {1920, 1080, FALSE},
     {2560, 1440, TRUE}, {3840, 2160, TRUE}, {3840, 2160, FALSE},
-    {16, ROWS_PAST_8, TRUE}, {16, SHORT_LAUNCH_ROWS + 102880, FALSE},
-    {16, 2 * SHORT_LAUNCH_ROWS, FALSE},
+    {16, ROWS_PAST_8, TRUE}, {16, short_launch_rows + 102880, FALSE},
+    {16, 2 * short_launch_rows, FALSE},
   };
   ce_cuda_dev *dev = NULL;
   gsize k;
@@ -453,7 +450,10 @@ test_edge_fill_on_device_memory (void)
  * again before the frame that does not write it, which must leave it
  * so), and frames whose size, alignment, output, norm or blur changes
  * from one frame to the next (another kernel, another grid), with the
- * chroma range too; every frame against the CPU reference. */
+ * chroma range too; every frame against the CPU reference, its row
+ * padding and the bytes around its chroma range still poisoned, and the
+ * frames launched through the slot's graph (not directly, as after a
+ * failed graph call). */
 static void
 test_edge_frames_through_one_graph (void)
 {
@@ -536,14 +536,18 @@ test_edge_frames_through_one_graph (void)
         k, w, h, frames[k].aligned ? "" : " unaligned");
     ce_assert_rows_equal (what, want, w, got, out_pitch, w, 0, h,
         CE_TEST_POISON);
+    ce_assert_poisoned (what, got, out_pitch, w, out_pitch, 0, h,
+        CE_TEST_POISON);        /* row padding */
+    ce_assert_poisoned (what, got + out_pitch * h, 0, 0,
+        plane - out_pitch * h, 0, 1, CE_TEST_POISON);
     for (i = 0; i < (int) fill_bytes; i++)
       if (got[plane + i] != 128) {
         ce_test_fail ("%s: chroma byte %d is %u, not 128", what, i,
             got[plane + i]);
         break;
       }
-    if (got[plane + fill_bytes] != CE_TEST_POISON)
-      ce_test_fail ("%s: byte after the chroma range written", what);
+    ce_assert_poisoned (what, got + plane + fill_bytes, 0, 0,
+        total - plane - fill_bytes, 0, 1, CE_TEST_POISON);
     if (!to_host (got, d_out[1 - o], total))
       break;
     for (i = 0; i < (int) total; i++)
@@ -554,6 +558,10 @@ test_edge_frames_through_one_graph (void)
     if (g_test_failed ())
       break;
   }
+  /* Through the graph, not direct launches after a failed graph call. */
+  if (!g_test_failed ())
+    g_assert_cmpuint (ce_cuda_dev_graph_launches (dev), >=,
+        G_N_ELEMENTS (frames));
 
 out:
   ce_cuda_dev_free (dev);
