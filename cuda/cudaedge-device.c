@@ -45,12 +45,54 @@ typedef struct
   int downloads;                /* a download is queued */
   int timing;                   /* time the next frame (the default) */
   int timed;                    /* the frame queued now is timed */
+  /* The end of the frame, signalled in memory (ce_launch_signal); count
+   * NULL: never. */
+  unsigned *count;              /* device word */
+  unsigned *d_flag;             /* h_flag's device address */
+  unsigned *h_flag;             /* mapped pinned host word */
+  unsigned seq;                 /* value of the last signalling launch */
+  int signalled;                /* the frame queued now signals its end */
+  unsigned long signalled_waits;        /* waits the signal answered */
 } ce_dev_slot;
 
 struct ce_cuda_dev
 {
   ce_dev_slot slots[CE_CUDA_SLOTS];
+  unsigned *h_flags, *d_counts;
+  int64_t signal_pixels;        /* the largest frame that signals its end */
 };
+
+/* The slots' end signals: without them (no memory for them) every wait
+ * synchronises its stream. */
+static void
+dev_signals_init (ce_cuda_dev * dev)
+{
+  const size_t bytes = CE_CUDA_SLOTS * sizeof (unsigned);
+  unsigned *d_flags = NULL;
+  cudaError_t err;
+  int i;
+
+  err = cudaHostAlloc ((void **) &dev->h_flags, bytes, cudaHostAllocMapped);
+  if (err == cudaSuccess)
+    err = cudaHostGetDevicePointer ((void **) &d_flags, dev->h_flags, 0);
+  if (err == cudaSuccess)
+    err = cudaMalloc ((void **) &dev->d_counts, bytes);
+  if (err == cudaSuccess)
+    err = cudaMemsetAsync (dev->d_counts, 0, bytes, dev->slots[0].stream);
+  if (err == cudaSuccess)
+    err = cudaStreamSynchronize (dev->slots[0].stream);
+  if (err != cudaSuccess) {
+    (void) cudaGetLastError ();
+    return;
+  }
+  memset (dev->h_flags, 0, bytes);
+  for (i = 0; i < CE_CUDA_SLOTS; i++) {
+    dev->slots[i].count = dev->d_counts + i;
+    dev->slots[i].d_flag = d_flags + i;
+    dev->slots[i].h_flag = dev->h_flags + i;
+  }
+  dev->signal_pixels = CE_CUDA_DEV_SIGNAL_PIXELS;
+}
 
 static ce_status
 dev_image_ensure (ce_dev_image * img, size_t row_bytes, int rows)
@@ -124,6 +166,7 @@ ce_cuda_dev_new (ce_cuda_dev ** out)
           ? CE_STATUS_NO_DEVICE : CE_STATUS_CUDA_ERROR;
     }
   }
+  dev_signals_init (dev);
   *out = dev;
   return CE_STATUS_OK;
 }
@@ -154,6 +197,10 @@ ce_cuda_dev_free (ce_cuda_dev * dev)
     if (sl->stream)
       cudaStreamDestroy (sl->stream);
   }
+  if (dev->h_flags)
+    cudaFreeHost (dev->h_flags);
+  if (dev->d_counts)
+    cudaFree (dev->d_counts);
   free (dev);
 }
 
@@ -173,6 +220,13 @@ dev_get_slot (ce_cuda_dev * dev, int slot, ce_dev_slot ** out)
 }
 
 void
+ce_cuda_dev_set_end_signals (ce_cuda_dev * dev, int64_t max_pixels)
+{
+  if (dev)
+    dev->signal_pixels = max_pixels;
+}
+
+void
 ce_cuda_dev_set_timing (ce_cuda_dev * dev, int slot, int timing)
 {
   if (dev && slot >= 0 && slot < CE_CUDA_SLOTS)
@@ -184,6 +238,7 @@ ce_cuda_dev_set_timing (ce_cuda_dev * dev, int slot, int timing)
 static ce_status
 dev_begin (ce_dev_slot * sl)
 {
+  sl->signalled = 0;            /* until a launch signals this frame's end */
   if (!sl->queued) {
     sl->timed = sl->timing;
     if (sl->timed)
@@ -200,6 +255,7 @@ dev_edge_submit (ce_cuda_dev * dev, int slot, const ce_frame * src,
     uint8_t * h_dst, size_t h_stride, uint8_t * d_fill, size_t fill_bytes,
     int fill_value)
 {
+  ce_launch_signal signal = { NULL, NULL, 0, 0 };
   ce_luma_layout layout;
   ce_edge_consts consts;
   const uint8_t *d_luma;
@@ -243,11 +299,20 @@ dev_edge_submit (ce_cuda_dev * dev, int slot, const ce_frame * src,
     d_dst = sl->out.ptr;
     d_pitch = sl->out.pitch;
   }
+  /* A frame downloaded here ends with its download, after the kernel. */
+  if (sl->count && !h_dst && (int64_t) w * h <= dev->signal_pixels) {
+    if (++sl->seq == 0)
+      sl->seq = 1;              /* the flag starts at 0 */
+    signal.count = sl->count;
+    signal.flag = sl->d_flag;
+    signal.value = sl->seq;
+  }
   status = ce_launch_edge_fused_fill (d_luma, luma_pitch, w, h, 0, h,
       &consts, d_dst, d_pitch, d_fill, fill_bytes, fill_value, sl->fused,
-      sl->stream);
+      signal.count ? &signal : NULL, sl->stream);
   if (status != CE_STATUS_OK)
     return status;
+  sl->signalled = signal.armed;
   /* A download's time runs from the frame's last kernels to its end. */
   sl->downloads = 0;
   if (sl->timed)
@@ -308,6 +373,29 @@ ce_cuda_dev_upscale2x_submit (ce_cuda_dev * dev, int slot,
   return CE_STATUS_OK;
 }
 
+int
+ce_cuda_dev_end_seen (const ce_cuda_dev * dev, int slot)
+{
+  const ce_dev_slot *sl;
+
+  if (!dev || slot < 0 || slot >= CE_CUDA_SLOTS)
+    return 0;
+  sl = &dev->slots[slot];
+  return sl->queued && sl->signalled && !sl->timed
+      && __atomic_load_n (sl->h_flag, __ATOMIC_ACQUIRE) == sl->seq;
+}
+
+unsigned long
+ce_cuda_dev_signalled_waits (const ce_cuda_dev * dev)
+{
+  unsigned long n = 0;
+  int i;
+
+  for (i = 0; dev && i < CE_CUDA_SLOTS; i++)
+    n += dev->slots[i].signalled_waits;
+  return n;
+}
+
 unsigned long
 ce_cuda_dev_graph_launches (const ce_cuda_dev * dev)
 {
@@ -333,6 +421,14 @@ ce_cuda_dev_wait (ce_cuda_dev * dev, int slot, ce_timing * timing)
   if (!sl->queued)
     return CE_STATUS_OK;
   sl->queued = 0;
+  /* A frame whose last launch has signalled its end is done, with the
+   * work queued before it on the stream: no CUDA call.  A frame that is
+   * timed waits for its events. */
+  if (sl->signalled && !sl->timed
+      && __atomic_load_n (sl->h_flag, __ATOMIC_ACQUIRE) == sl->seq) {
+    sl->signalled_waits++;
+    return CE_STATUS_OK;
+  }
   /* The slot's stream holds this frame's work only.  The times come from
    * events recorded as the work was queued, so waiting later (a frame in
    * flight) does not count as the frame's time. */

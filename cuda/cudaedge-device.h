@@ -60,6 +60,18 @@ ce_status ce_cuda_dev_edge_fill_submit (ce_cuda_dev * dev, int slot,
  * until set otherwise. */
 void ce_cuda_dev_set_timing (ce_cuda_dev * dev, int slot, int timing);
 
+/* Edge frames of at most @max_pixels pixels submitted from now on,
+ * without a download and not timed, signal their end in memory, so
+ * that their wait costs no CUDA call once they are done; their kernel
+ * then ends with a barrier and an atomic in every block.  The default,
+ * CE_CUDA_DEV_SIGNAL_PIXELS, takes the frames whose rate the host's work
+ * per frame bounds, not the kernel (PERFORMANCE.md, "Frame ends
+ * signalled in memory"); 0 takes none (the kernel alone, as a
+ * benchmark's ceiling needs it).  Without the memory for the signals
+ * (ce_cuda_dev_new could not allocate it) no frame signals. */
+#define CE_CUDA_DEV_SIGNAL_PIXELS ((int64_t) 1 << 21)
+void ce_cuda_dev_set_end_signals (ce_cuda_dev * dev, int64_t max_pixels);
+
 /* Waits for everything queued on @slot since the last wait.  @timing
  * (may be NULL) gets the kernels' time in kernel_us and the download's in
  * download_us, or zeros for a frame that was not timed; upload_us is 0. */

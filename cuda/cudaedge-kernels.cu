@@ -1244,12 +1244,43 @@ ce_fill_blocks (uint8_t * p, size_t n, uint32_t v4, unsigned b, unsigned nb)
     p[tail + gt] = (uint8_t) v4;
 }
 
+/* A launch's end, told to the host through memory (ce_launch_signal);
+ * count NULL: not told. */
+struct ce_kend
+{
+  unsigned *count;
+  unsigned *flag;
+  unsigned value;
+};
+
+/* Every thread of every block, after its work: the block's writes are
+ * made visible device-wide and the block counted; the block counted
+ * last, so after all the others' writes, puts the count back to zero
+ * and writes the value to the host's flag.  (The barrier, fence and
+ * atomic of a grid-wide barrier's arrival.) */
+static __device__ __forceinline__ void
+ce_end_signal (const ce_kend & e)
+{
+  if (!e.count)
+    return;
+  __syncthreads ();
+  if (threadIdx.x == 0 && threadIdx.y == 0) {
+    __threadfence ();
+    if (atomicAdd (e.count, 1u) == gridDim.x * gridDim.y - 1) {
+      __threadfence ();
+      atomicExch (e.count, 0u);
+      __threadfence_system ();
+      *(volatile unsigned *) e.flag = e.value;
+    }
+  }
+}
+
 template < bool BLUR, int NORM, int OUTPUT >
-static __global__ void __launch_bounds__ (32 * FUSED_WARPS, FUSED_MIN_BLOCKS)
-edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
-    int W, int H, fused_layout L, ce_fconsts k, ce_border_mode border,
-    int aligned_in, int aligned_out, uint8_t * __restrict__ dst,
-    size_t dst_pitch, ce_kfill fill)
+static __device__ __forceinline__ void
+edge_fused_block (const uint8_t * __restrict__ luma, size_t luma_pitch,
+    int W, int H, const fused_layout & L, const ce_fconsts & k,
+    ce_border_mode border, int aligned_in, int aligned_out,
+    uint8_t * __restrict__ dst, size_t dst_pitch, const ce_kfill & fill)
 {
   constexpr int R = BLUR ? 2 : 0;
   fused_task t;
@@ -1268,6 +1299,18 @@ edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
   else
     edge_fused_general < BLUR, NORM, OUTPUT > (luma, luma_pitch, W, H, t.X,
         t.ys, t.ye, k, border, aligned_in, aligned_out, dst, dst_pitch);
+}
+
+template < bool BLUR, int NORM, int OUTPUT >
+static __global__ void __launch_bounds__ (32 * FUSED_WARPS, FUSED_MIN_BLOCKS)
+edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
+    int W, int H, fused_layout L, ce_fconsts k, ce_border_mode border,
+    int aligned_in, int aligned_out, uint8_t * __restrict__ dst,
+    size_t dst_pitch, ce_kfill fill, ce_kend end)
+{
+  edge_fused_block < BLUR, NORM, OUTPUT > (luma, luma_pitch, W, H, L, k,
+      border, aligned_in, aligned_out, dst, dst_pitch, fill);
+  ce_end_signal (end);
 }
 
 /* The side lanes of a frame of width W (>= 12 when there are interior
@@ -1348,12 +1391,12 @@ fused_short_grid (int W, int row0, int row1, bool aligned)
 }
 
 template < bool BLUR, int NORM, int OUTPUT >
-static __global__ void __launch_bounds__ (32 * FUSED_WARPS,
-    FUSED_SHORT_MIN_BLOCKS)
-edge_fused_short_kernel (const uint8_t * __restrict__ luma,
-    size_t luma_pitch, int W, int H, int row0, int row1, ce_fconsts k,
-    ce_border_mode border, int aligned_in, int aligned_out,
-    uint8_t * __restrict__ dst, size_t dst_pitch, ce_kfill fill)
+static __device__ __forceinline__ void
+edge_fused_short_block (const uint8_t * __restrict__ luma,
+    size_t luma_pitch, int W, int H, int row0, int row1,
+    const ce_fconsts & k, ce_border_mode border, int aligned_in,
+    int aligned_out, uint8_t * __restrict__ dst, size_t dst_pitch,
+    const ce_kfill & fill)
 {
   constexpr int R = BLUR ? 2 : 0;
   fused_task t;
@@ -1374,6 +1417,19 @@ edge_fused_short_kernel (const uint8_t * __restrict__ luma,
   else
     edge_fused_general < BLUR, NORM, OUTPUT > (luma, luma_pitch, W, H, t.X,
         t.ys, t.ye, k, border, aligned_in, aligned_out, dst, dst_pitch);
+}
+
+template < bool BLUR, int NORM, int OUTPUT >
+static __global__ void __launch_bounds__ (32 * FUSED_WARPS,
+    FUSED_SHORT_MIN_BLOCKS)
+edge_fused_short_kernel (const uint8_t * __restrict__ luma,
+    size_t luma_pitch, int W, int H, int row0, int row1, ce_fconsts k,
+    ce_border_mode border, int aligned_in, int aligned_out,
+    uint8_t * __restrict__ dst, size_t dst_pitch, ce_kfill fill, ce_kend end)
+{
+  edge_fused_short_block < BLUR, NORM, OUTPUT > (luma, luma_pitch, W, H,
+      row0, row1, k, border, aligned_in, aligned_out, dst, dst_pitch, fill);
+  ce_end_signal (end);
 }
 
 /* The strips of output rows [row0, row1), for a GPU that holds
@@ -1616,7 +1672,7 @@ static void
 edge_fused_dispatch (unsigned blocks, ce_launch_cache * cache,
     cudaStream_t stream, const uint8_t * luma, size_t luma_pitch, int W,
     int H, fused_layout L, const ce_edge_consts * c, int ain, int aout,
-    uint8_t * dst, size_t dst_pitch, ce_kfill fill)
+    uint8_t * dst, size_t dst_pitch, ce_kfill fill, ce_kend end)
 {
   const dim3 block (32, FUSED_WARPS);
   ce_fconsts k = ce_fconsts_make (c);
@@ -1624,7 +1680,7 @@ edge_fused_dispatch (unsigned blocks, ce_launch_cache * cache,
   const dim3 grid (fill.n ? fill.first + fused_fill_blocks (fill.n)
       : blocks);
   void *args[] = { &luma, &luma_pitch, &W, &H, &L, &k, &border, &ain, &aout,
-    &dst, &dst_pitch, &fill
+    &dst, &dst_pitch, &fill, &end
   };
 #define CE_FUSED_LAUNCH(N, O) ce_launch_via (cache, \
       (const void *) edge_fused_kernel < BLUR, N, O >, grid, block, args, \
@@ -1638,14 +1694,14 @@ static void
 edge_fused_short_dispatch (ce_launch_cache * cache, cudaStream_t stream,
     const uint8_t * luma, size_t luma_pitch, int W, int H, int row0,
     int row1, const ce_edge_consts * c, int ain, int aout, uint8_t * dst,
-    size_t dst_pitch, ce_kfill fill)
+    size_t dst_pitch, ce_kfill fill, ce_kend end)
 {
   const dim3 block (32, FUSED_WARPS);
   dim3 grid = fused_short_grid (W, row0, row1, ain && aout);
   ce_fconsts k = ce_fconsts_make (c);
   ce_border_mode border = c->border;
   void *args[] = { &luma, &luma_pitch, &W, &H, &row0, &row1, &k, &border,
-    &ain, &aout, &dst, &dst_pitch, &fill
+    &ain, &aout, &dst, &dst_pitch, &fill, &end
   };
   if (fill.n)
     grid.y = fill.first + fused_short_fill_rows (fill.n, grid.x);
@@ -1662,14 +1718,15 @@ ce_launch_edge_fused (const uint8_t * d_luma, size_t luma_pitch, int width,
     uint8_t * d_dst, size_t dst_pitch, cudaStream_t stream)
 {
   return ce_launch_edge_fused_fill (d_luma, luma_pitch, width, height, row0,
-      row1, consts, d_dst, dst_pitch, NULL, 0, 0, NULL, stream);
+      row1, consts, d_dst, dst_pitch, NULL, 0, 0, NULL, NULL, stream);
 }
 
 extern "C" ce_status
 ce_launch_edge_fused_fill (const uint8_t * d_luma, size_t luma_pitch,
     int width, int height, int row0, int row1, const ce_edge_consts * consts,
     uint8_t * d_dst, size_t dst_pitch, uint8_t * d_fill, size_t fill_bytes,
-    int fill_value, ce_launch_cache * cache, cudaStream_t stream)
+    int fill_value, ce_launch_cache * cache, ce_launch_signal * signal,
+    cudaStream_t stream)
 {
   CE_CHECK (ce_check_pointer (d_luma, "d_luma"));
   CE_CHECK (ce_check_pointer (d_dst, "d_dst"));
@@ -1682,10 +1739,27 @@ ce_launch_edge_fused_fill (const uint8_t * d_luma, size_t luma_pitch,
   CE_CHECK (ce_check_consts (consts));
   if (fill_bytes > 0)
     CE_CHECK (ce_check_pointer (d_fill, "d_fill"));
+  if (signal) {
+    signal->armed = 0;
+    if (!signal->count || !signal->flag)
+      signal = NULL;
+  }
 
   /* The fill goes with the first launch; none: `first` past any grid. */
   const uint8_t fv = (uint8_t) fill_value;
   ce_kfill fill = { d_fill, fill_bytes, fv * 0x01010101u, UINT_MAX };
+  /* The signal goes with a launch that does all the work: the only one,
+   * its fill in its grid. */
+  auto end_of = [&] (int r0, int r1, const ce_kfill & f) {
+    ce_kend e = { NULL, NULL, 0 };
+    if (signal && r0 == row0 && r1 == row1 && f.n == fill_bytes) {
+      e.count = signal->count;
+      e.flag = signal->flag;
+      e.value = signal->value;
+      signal->armed = 1;
+    }
+    return e;
+  };
 
   const int ain = ((uintptr_t) d_luma % 4 == 0) && (luma_pitch % 4 == 0);
   const int aout = ((uintptr_t) d_dst % 4 == 0) && (dst_pitch % 4 == 0);
@@ -1705,14 +1779,15 @@ ce_launch_edge_fused_fill (const uint8_t * d_luma, size_t luma_pitch,
             f.first = g.y;
             fill.n = 0;
           }
+          const ce_kend e = end_of (r0, r1, f);
           if (consts->blur)
             edge_fused_short_dispatch < true > (cache, stream, d_luma,
                 luma_pitch, width, height, r0, r1, consts, ain, aout, d_dst,
-                dst_pitch, f);
+                dst_pitch, f, e);
           else
             edge_fused_short_dispatch < false > (cache, stream, d_luma,
                 luma_pitch, width, height, r0, r1, consts, ain, aout, d_dst,
-                dst_pitch, f);
+                dst_pitch, f, e);
         }));
     return ce_fill_rest (fill, fv, stream);
   }
@@ -1735,14 +1810,15 @@ ce_launch_edge_fused_fill (const uint8_t * d_luma, size_t luma_pitch,
           f.first = blocks;
           fill.n = 0;
         }
+        const ce_kend e = end_of (r0, r1, f);
         if (consts->blur)
           edge_fused_dispatch < true > (blocks, cache, stream, d_luma,
               luma_pitch, width, height, L, consts, ain, aout, d_dst,
-              dst_pitch, f);
+              dst_pitch, f, e);
         else
           edge_fused_dispatch < false > (blocks, cache, stream, d_luma,
               luma_pitch, width, height, L, consts, ain, aout, d_dst,
-              dst_pitch, f);
+              dst_pitch, f, e);
       }));
   return ce_fill_rest (fill, fv, stream);
 }

@@ -72,16 +72,37 @@ void ce_launch_cache_free (ce_launch_cache * cache);
 unsigned long ce_launch_cache_graph_launches (const ce_launch_cache *
     cache);
 
+/* The end of a launch, told to the host without a CUDA call: a
+ * synchronisation costs the host about as much as a small frame's kernel
+ * takes on the GPU (PERFORMANCE.md).  Once every block of the launch has
+ * written its output, visibly to the whole device, the block counted
+ * last writes @value to @flag, the device address of a word of mapped
+ * pinned host memory, which the host reads.  @count is a device word
+ * that is zero before the launch and is left zero.  The launcher sets
+ * @armed: 1 when the frame went in that one launch, so that @flag
+ * holding @value means that the frame is done; 0 when it took more
+ * (several launches, or a memset after), and the caller must wait on
+ * the stream instead. */
+typedef struct
+{
+  unsigned int *count;
+  unsigned int *flag;
+  unsigned int value;
+  int armed;
+} ce_launch_signal;
+
 /* The same, and the same launch also sets the @fill_bytes bytes at
  * @d_fill (any alignment, not overlapping the output rows) to
  * @fill_value: extra blocks at the end of the grid, or, for a grid that
  * has no room for them, a memset after it.  The kernels go through
- * @cache when it is not NULL. */
+ * @cache when it is not NULL, and signal their end through @signal when
+ * it is not NULL. */
 ce_status ce_launch_edge_fused_fill (const uint8_t * d_luma,
     size_t luma_pitch, int width, int height, int row0, int row1,
     const ce_edge_consts * consts, uint8_t * d_dst, size_t dst_pitch,
     uint8_t * d_fill, size_t fill_bytes, int fill_value,
-    ce_launch_cache * cache, cudaStream_t stream);
+    ce_launch_cache * cache, ce_launch_signal * signal,
+    cudaStream_t stream);
 
 /* Bilinear 2x; output rows [row0, row1) of the 2H rows.  bytes_per_pixel
  * 1 or 4; 4-byte pixels move as one 32-bit word (pitches then must be

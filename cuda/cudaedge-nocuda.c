@@ -209,6 +209,21 @@ ce_cuda_dev_graph_launches (const struct ce_cuda_dev *dev)
   return 0;
 }
 
+unsigned long
+ce_cuda_dev_signalled_waits (const struct ce_cuda_dev *dev)
+{
+  (void) dev;
+  return 0;
+}
+
+int
+ce_cuda_dev_end_seen (const struct ce_cuda_dev *dev, int slot)
+{
+  (void) dev;
+  (void) slot;
+  return 0;
+}
+
 int
 ce_fused_layout_errors (int width, int height, int row0, int row1, int blur,
     int aligned, int resident_warps, char *what, size_t what_size)

@@ -53,6 +53,13 @@ int ce_fused_short_block_rows (void);
 struct ce_cuda_dev;
 unsigned long ce_cuda_dev_graph_launches (const struct ce_cuda_dev * dev);
 
+/* How many of its waits a device context answered from its slots' end
+ * signals (ce_launch_signal) without synchronising.  0 without CUDA. */
+unsigned long ce_cuda_dev_signalled_waits (const struct ce_cuda_dev * dev);
+/* 1 when the work queued on @slot since its last wait has signalled its
+ * end (the wait will not synchronise), without waiting; 0 otherwise. */
+int ce_cuda_dev_end_seen (const struct ce_cuda_dev * dev, int slot);
+
 #ifdef __cplusplus
 }
 #endif

@@ -20,9 +20,11 @@
  *     GST_MAP_CUDA mapping) before anything is timed.
  *  2. Kernel ceiling: the fused edge kernel alone, ce_cuda_dev_edge_submit
  *     on the Y planes of those frames into device GRAY8 images, with the
- *     context pushed; several frames queued per wait, two slots
- *     alternating, so the GPU always has work; frames per second of the
- *     whole loop (median of a few repetitions).
+ *     context pushed; several frames queued per wait, the slots taken
+ *     in turn, so the GPU always has work; frames per second of the
+ *     whole loop (median of a few repetitions).  The frames do not
+ *     signal their end in memory (ce_cuda_dev_set_end_signals): the
+ *     kernel as it is.
  *  3. Link ceiling for GRAY8 out in system memory: the D2H copy of W x H
  *     bytes into pinned memory alone (cudaMemcpyAsync, events).
  *  4. Pipeline ceiling: appsrc ! capsfilter ! fakesink with the same
@@ -745,6 +747,9 @@ measure_kernel (GstCudaContext * ctx, input_set * in, int frames)
 
   push_context (ctx);
   CE_CK (ce_cuda_dev_new (&dev));
+  /* The kernel as it is: without the end signal the element's frames
+   * carry (cudaedge-device.h), which these waits would not use. */
+  ce_cuda_dev_set_end_signals (dev, 0);
   for (i = 0; i < CE_CUDA_SLOTS; i++)
     CK (cudaMallocPitch ((void **) &d_out[i], &pitch[i],
             (size_t) src[0].width, (size_t) src[0].height));

@@ -574,6 +574,169 @@ out:
   g_free (got);
 }
 
+/* A frame that is not timed signals its end in memory, and its wait
+ * then makes no CUDA call.  As soon as the slot shows the signal, the
+ * output is read back on the legacy stream, which does not wait for the
+ * slot's: first the last bytes of the chroma range (filled by the
+ * launch's last blocks; read within microseconds, while an 8K magnitude
+ * frame's kernel takes tens), then everything, which must be the CPU
+ * reference's; the wait that follows is answered by the signal.  Frames
+ * on all slots, several per slot, so that each slot's block count is
+ * found at zero again; both fused kernels, with and without a fill;
+ * frames past the default size limit with the limit raised.  A frame of
+ * two launches, a timed one, one with a download, one past the default
+ * limit and one with signals off do not signal: their waits
+ * synchronise, and are exact. */
+static void
+test_edge_frame_ends_signalled (void)
+{
+  const int short_launch_rows = CE_GRID_Y_MAX * ce_fused_short_block_rows ();
+  static const struct
+  {
+    int w, h;
+    gboolean aligned, fill;
+  } frames[] = {
+    {641, 481, TRUE, TRUE}, {613, 611, FALSE, FALSE}, {1, 1, FALSE, TRUE},
+    {2048, 2048, TRUE, TRUE}, {2560, 1440, FALSE, FALSE},
+    {1920, 1080, TRUE, TRUE}, {641, 481, TRUE, FALSE},
+    {7680, 4320, TRUE, TRUE}, {3840, 2160, TRUE, TRUE},
+    {3840, 2160, FALSE, FALSE},
+  };
+  const int n_frames = G_N_ELEMENTS (frames);
+  ce_cuda_dev *dev = NULL;
+  int k, slot;
+
+  if (skip_without_gpu ())
+    return;
+  if (!CUDA_OK (cudaSetDevice (0)))
+    return;
+  ce_assert_status (ce_cuda_dev_new (&dev), CE_STATUS_OK);
+  if (g_test_failed ())
+    return;
+  for (slot = 0; slot < CE_CUDA_SLOTS; slot++)
+    ce_cuda_dev_set_timing (dev, slot, 0);
+
+  /* Past the list: two launches, the fill in the second; timed;
+   * downloaded; past the default limit; signals off. */
+  for (k = 0; k < n_frames + 5 && !g_test_failed (); k++) {
+    const gboolean tall = k == n_frames, timed = k == n_frames + 1;
+    const gboolean download = k == n_frames + 2;
+    const gboolean big = k == n_frames + 3, off = k == n_frames + 4;
+    const gboolean signals = k < n_frames;
+    const int w = signals ? frames[k].w : tall ? 16 : big ? 2049 : 641;
+    const int h = signals ? frames[k].h : tall ? short_launch_rows + 9
+        : big ? 2048 : 481;
+    const gboolean aligned = signals ? frames[k].aligned : FALSE;
+    const gboolean fill = signals ? frames[k].fill : !download;
+    const gsize in_pitch = aligned ? ((w + 3) & ~3) + 64 : w + 13;
+    const gsize out_pitch = ((w + 3) & ~3) + 4;
+    const gsize out_bytes = out_pitch * h;
+    const gsize fill_bytes = fill ? out_bytes / 2 + 3 : 0;
+    const gsize total = out_bytes + fill_bytes;
+    guint8 *src = random_bytes (in_pitch * h), *want, *got, *h_dst = NULL;
+    guint8 *d_src = NULL, *d_out = NULL;
+    const unsigned long before = ce_cuda_dev_signalled_waits (dev);
+    ce_edge_params params;
+    ce_timing timing;
+    char what[96];
+    gint64 until;
+    gsize i;
+    ce_frame f;
+
+    slot = k % CE_CUDA_SLOTS;
+    g_snprintf (what, sizeof what, "frame %d, %dx%d%s%s on slot %d", k, w,
+        h, aligned ? "" : " unaligned", fill ? " with a fill" : "", slot);
+    params = ce_test_params (k % 2 ? 50.0 : 110.0, k != 4,
+        (ce_border_mode) (k % 3), k % 3 == 2 ? CE_NORM_L1 : CE_NORM_L2,
+        k % 4 == 3 ? CE_OUTPUT_MAGNITUDE : CE_OUTPUT_EDGES);
+    f = ce_test_frame (src, in_pitch, w, h, CE_FORMAT_GRAY8);
+    want = g_malloc ((gsize) w * h);
+    got = g_malloc (total);
+    ce_assert_status (ce_cpu_edge_rows (&f, &params, 0, h, want, w),
+        CE_STATUS_OK);
+    memset (got, CE_TEST_POISON, total);
+    if (!(d_src = to_device (src, in_pitch * h))
+        || !(d_out = to_device (got, total))
+        || !CUDA_OK (cudaDeviceSynchronize ()))
+      goto next;
+    f.data = d_src;
+    ce_cuda_dev_set_timing (dev, slot, timed);
+    /* The default limit, but for the list's frames past it and off. */
+    ce_cuda_dev_set_end_signals (dev, off ? 0 : signals && (gint64) w * h
+        > CE_CUDA_DEV_SIGNAL_PIXELS ? G_MAXINT64 :
+        CE_CUDA_DEV_SIGNAL_PIXELS);
+    if (download) {
+      if (!CUDA_OK (cudaMallocHost ((void **) &h_dst, (gsize) w * h)))
+        goto next;
+      memset (h_dst, CE_TEST_POISON, (gsize) w * h);
+      ce_assert_status (ce_cuda_dev_edge_submit (dev, slot, &f, &params,
+              d_out, out_pitch, h_dst, w), CE_STATUS_OK);
+    } else {
+      ce_assert_status (ce_cuda_dev_edge_fill_submit (dev, slot, &f,
+              &params, d_out, out_pitch, fill ? d_out + out_bytes : NULL,
+              fill_bytes, 128), CE_STATUS_OK);
+    }
+    if (g_test_failed ())
+      goto next;
+    if (signals) {
+      until = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+      while (!ce_cuda_dev_end_seen (dev, slot)
+          && g_get_monotonic_time () < until);
+      if (!ce_cuda_dev_end_seen (dev, slot)) {
+        ce_test_fail ("%s: no end signal within 10 s", what);
+        goto next;
+      }
+      /* Read back before the wait, and before anything else waits. */
+      if (fill_bytes) {
+        const gsize tail = MIN (fill_bytes, 4096);
+
+        if (!to_host (got + total - tail, d_out + total - tail, tail))
+          goto next;
+        for (i = total - tail; i < total; i++)
+          if (got[i] != 128) {
+            ce_test_fail ("%s: the signal came before the chroma byte %"
+                G_GSIZE_FORMAT " was written (%u)", what, i - out_bytes,
+                got[i]);
+            break;
+          }
+      }
+      if (!to_host (got, d_out, total))
+        goto next;
+      ce_assert_status (ce_cuda_dev_wait (dev, slot, &timing), CE_STATUS_OK);
+      g_assert_cmpuint (ce_cuda_dev_signalled_waits (dev), ==, before + 1);
+    } else {
+      g_assert_false (ce_cuda_dev_end_seen (dev, slot));
+      ce_assert_status (ce_cuda_dev_wait (dev, slot, &timing), CE_STATUS_OK);
+      g_assert_cmpuint (ce_cuda_dev_signalled_waits (dev), ==, before);
+      if (timed && timing.kernel_us <= 0.0)
+        ce_test_fail ("%s: timed, but no kernel time", what);
+      if (!to_host (got, d_out, total))
+        goto next;
+    }
+    ce_assert_rows_equal (what, want, w, got, out_pitch, w, 0, h,
+        CE_TEST_POISON);
+    ce_assert_poisoned (what, got, out_pitch, w, out_pitch, 0, h,
+        CE_TEST_POISON);        /* row padding */
+    for (i = 0; i < fill_bytes; i++)
+      if (got[out_bytes + i] != 128) {
+        ce_test_fail ("%s: chroma byte %" G_GSIZE_FORMAT " is %u, not 128",
+            what, i, got[out_bytes + i]);
+        break;
+      }
+    if (download)
+      ce_assert_rows_equal (what, want, w, h_dst, w, w, 0, h,
+          CE_TEST_POISON);
+  next:
+    cudaFreeHost (h_dst);
+    cudaFree (d_src);
+    cudaFree (d_out);
+    g_free (src);
+    g_free (want);
+    g_free (got);
+  }
+  ce_cuda_dev_free (dev);
+}
+
 /* The staged kernels (benchmark and tests), each against its CPU
  * reference stage, past the tiled kernels' limit (32 rows a block). */
 static void
@@ -790,6 +953,8 @@ ce_test_register_gpu_runtime (void)
       test_edge_fill_on_device_memory);
   ce_test_add ("/gpu/runtime/edge-frames-through-one-graph",
       test_edge_frames_through_one_graph);
+  ce_test_add ("/gpu/runtime/edge-frame-ends-signalled",
+      test_edge_frame_ends_signalled);
   ce_test_add ("/gpu/runtime/entry-points-restore-the-current-device",
       test_entry_points_restore_the_current_device);
 }
