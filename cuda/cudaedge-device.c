@@ -299,8 +299,10 @@ dev_edge_submit (ce_cuda_dev * dev, int slot, const ce_frame * src,
     d_dst = sl->out.ptr;
     d_pitch = sl->out.pitch;
   }
-  /* A frame downloaded here ends with its download, after the kernel. */
-  if (sl->count && !h_dst && (int64_t) w * h <= dev->signal_pixels) {
+  /* A frame downloaded here ends with its download, after the kernel;
+   * a timed one is waited for with its events. */
+  if (sl->count && !h_dst && !sl->timed
+      && (int64_t) w * h <= dev->signal_pixels) {
     if (++sl->seq == 0)
       sl->seq = 1;              /* the flag starts at 0 */
     signal.count = sl->count;

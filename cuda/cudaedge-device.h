@@ -72,7 +72,10 @@ void ce_cuda_dev_set_timing (ce_cuda_dev * dev, int slot, int timing);
 #define CE_CUDA_DEV_SIGNAL_PIXELS ((int64_t) 1 << 21)
 void ce_cuda_dev_set_end_signals (ce_cuda_dev * dev, int64_t max_pixels);
 
-/* Waits for everything queued on @slot since the last wait.  @timing
+/* Waits for everything queued on @slot since the last wait.  For a
+ * frame that has signalled its end (ce_cuda_dev_set_end_signals) it
+ * returns without a CUDA call: the frame's writes are then visible to
+ * any later work, though its kernel may not have retired yet.  @timing
  * (may be NULL) gets the kernels' time in kernel_us and the download's in
  * download_us, or zeros for a frame that was not timed; upload_us is 0. */
 ce_status ce_cuda_dev_wait (ce_cuda_dev * dev, int slot, ce_timing * timing);

@@ -584,9 +584,10 @@ out:
  * on all slots, several per slot, so that each slot's block count is
  * found at zero again; both fused kernels, with and without a fill;
  * frames past the default size limit with the limit raised.  A frame of
- * two launches, a timed one, one with a download, one past the default
- * limit and one with signals off do not signal: their waits
- * synchronise, and are exact. */
+ * two launches, one whose fill is a memset after its launch, a timed
+ * one and one with a download (these four with no size limit), one past
+ * the default limit and one with signals off do not signal: their
+ * waits synchronise, and are exact. */
 static void
 test_edge_frame_ends_signalled (void)
 {
@@ -616,15 +617,21 @@ test_edge_frame_ends_signalled (void)
   for (slot = 0; slot < CE_CUDA_SLOTS; slot++)
     ce_cuda_dev_set_timing (dev, slot, 0);
 
-  /* Past the list: two launches, the fill in the second; timed;
-   * downloaded; past the default limit; signals off. */
-  for (k = 0; k < n_frames + 5 && !g_test_failed (); k++) {
-    const gboolean tall = k == n_frames, timed = k == n_frames + 1;
-    const gboolean download = k == n_frames + 2;
-    const gboolean big = k == n_frames + 3, off = k == n_frames + 4;
+  /* Past the list: two launches, the fill in the second; one launch
+   * whose fill is a memset after it (its grid has no room); timed;
+   * downloaded; past the default limit; signals off.  All but the last
+   * two with no size limit, so that only what they are keeps them from
+   * signalling. */
+  for (k = 0; k < n_frames + 6 && !g_test_failed (); k++) {
+    const gboolean tall = k == n_frames, memset_after = k == n_frames + 1;
+    const gboolean timed = k == n_frames + 2;
+    const gboolean download = k == n_frames + 3;
+    const gboolean big = k == n_frames + 4, off = k == n_frames + 5;
     const gboolean signals = k < n_frames;
-    const int w = signals ? frames[k].w : tall ? 16 : big ? 2049 : 641;
+    const int w = signals ? frames[k].w : tall || memset_after ? 16
+        : big ? 2049 : 641;
     const int h = signals ? frames[k].h : tall ? short_launch_rows + 9
+        : memset_after ? short_launch_rows - 5 * ce_fused_short_block_rows ()
         : big ? 2048 : 481;
     const gboolean aligned = signals ? frames[k].aligned : FALSE;
     const gboolean fill = signals ? frames[k].fill : !download;
@@ -661,10 +668,9 @@ test_edge_frame_ends_signalled (void)
       goto next;
     f.data = d_src;
     ce_cuda_dev_set_timing (dev, slot, timed);
-    /* The default limit, but for the list's frames past it and off. */
-    ce_cuda_dev_set_end_signals (dev, off ? 0 : signals && (gint64) w * h
-        > CE_CUDA_DEV_SIGNAL_PIXELS ? G_MAXINT64 :
-        CE_CUDA_DEV_SIGNAL_PIXELS);
+    ce_cuda_dev_set_end_signals (dev, off ? 0 : big || (signals
+            && (gint64) w * h <= CE_CUDA_DEV_SIGNAL_PIXELS) ?
+        CE_CUDA_DEV_SIGNAL_PIXELS : G_MAXINT64);
     if (download) {
       if (!CUDA_OK (cudaMallocHost ((void **) &h_dst, (gsize) w * h)))
         goto next;
@@ -705,6 +711,9 @@ test_edge_frame_ends_signalled (void)
       ce_assert_status (ce_cuda_dev_wait (dev, slot, &timing), CE_STATUS_OK);
       g_assert_cmpuint (ce_cuda_dev_signalled_waits (dev), ==, before + 1);
     } else {
+      /* Done, whatever signal it would have given. */
+      if (!CUDA_OK (cudaDeviceSynchronize ()))
+        goto next;
       g_assert_false (ce_cuda_dev_end_seen (dev, slot));
       ce_assert_status (ce_cuda_dev_wait (dev, slot, &timing), CE_STATUS_OK);
       g_assert_cmpuint (ce_cuda_dev_signalled_waits (dev), ==, before);
