@@ -38,7 +38,7 @@ typedef struct
 {
   cudaStream_t stream;
   cudaEvent_t start, kernels_done, done;
-  ce_launch_cache *fused;          /* the edge kernels' launches */
+  ce_launch_cache *launches;       /* the slot's kernel launches */
   ce_dev_image luma;               /* luma of formats with more than 1 B/px */
   ce_dev_image out;                /* output when the caller gives none */
   int queued;                   /* work queued since the last wait */
@@ -154,7 +154,7 @@ ce_cuda_dev_new (ce_cuda_dev ** out)
     if (err == cudaSuccess)
       err = cudaEventCreate (&sl->done);
     if (err == cudaSuccess
-        && (status = ce_launch_cache_new (&sl->fused)) != CE_STATUS_OK) {
+        && (status = ce_launch_cache_new (&sl->launches)) != CE_STATUS_OK) {
       ce_cuda_dev_free (dev);
       return status;
     }
@@ -183,7 +183,7 @@ ce_cuda_dev_free (ce_cuda_dev * dev)
 
     if (sl->stream)
       cudaStreamSynchronize (sl->stream);
-    ce_launch_cache_free (sl->fused);
+    ce_launch_cache_free (sl->launches);
     if (sl->luma.ptr)
       cudaFree (sl->luma.ptr);
     if (sl->out.ptr)
@@ -249,6 +249,22 @@ dev_begin (ce_dev_slot * sl)
   return CE_STATUS_OK;
 }
 
+/* The signal of a launch that ends a frame of @pixels output pixels, if
+ * the frame is to signal its end: not a timed frame, which is waited for
+ * with its events. */
+static void
+dev_signal_prepare (ce_cuda_dev * dev, ce_dev_slot * sl, int64_t pixels,
+    ce_launch_signal * signal)
+{
+  if (!sl->count || sl->timed || pixels > dev->signal_pixels)
+    return;
+  if (++sl->seq == 0)
+    sl->seq = 1;                /* the flag starts at 0 */
+  signal->count = sl->count;
+  signal->flag = sl->d_flag;
+  signal->value = sl->seq;
+}
+
 static ce_status
 dev_edge_submit (ce_cuda_dev * dev, int slot, const ce_frame * src,
     const ce_edge_params * params, uint8_t * d_dst, size_t d_pitch,
@@ -299,18 +315,11 @@ dev_edge_submit (ce_cuda_dev * dev, int slot, const ce_frame * src,
     d_dst = sl->out.ptr;
     d_pitch = sl->out.pitch;
   }
-  /* A frame downloaded here ends with its download, after the kernel;
-   * a timed one is waited for with its events. */
-  if (sl->count && !h_dst && !sl->timed
-      && (int64_t) w * h <= dev->signal_pixels) {
-    if (++sl->seq == 0)
-      sl->seq = 1;              /* the flag starts at 0 */
-    signal.count = sl->count;
-    signal.flag = sl->d_flag;
-    signal.value = sl->seq;
-  }
+  /* A frame downloaded here ends with its download, after the kernel. */
+  if (!h_dst)
+    dev_signal_prepare (dev, sl, (int64_t) w * h, &signal);
   status = ce_launch_edge_fused_fill (d_luma, luma_pitch, w, h, 0, h,
-      &consts, d_dst, d_pitch, d_fill, fill_bytes, fill_value, sl->fused,
+      &consts, d_dst, d_pitch, d_fill, fill_bytes, fill_value, sl->launches,
       signal.count ? &signal : NULL, sl->stream);
   if (status != CE_STATUS_OK)
     return status;
@@ -359,16 +368,21 @@ ce_cuda_dev_upscale2x_submit (ce_cuda_dev * dev, int slot,
     const uint8_t * d_src, size_t src_pitch, int width, int height,
     int bytes_per_pixel, uint8_t * d_dst, size_t dst_pitch)
 {
+  ce_launch_signal signal = { NULL, NULL, 0, 0 };
   ce_dev_slot *sl;
   ce_status status;
 
   if ((status = dev_get_slot (dev, slot, &sl)) != CE_STATUS_OK ||
       (status = dev_begin (sl)) != CE_STATUS_OK)
     return status;
-  status = ce_launch_upscale2x (d_src, src_pitch, width, height,
-      bytes_per_pixel, 0, 2 * height, d_dst, dst_pitch, sl->stream);
+  if (width > 0 && height > 0 && (int64_t) width * height <= INT64_MAX / 4)
+    dev_signal_prepare (dev, sl, (int64_t) 4 * width * height, &signal);
+  status = ce_launch_upscale2x_via (d_src, src_pitch, width, height,
+      bytes_per_pixel, 0, 2 * height, d_dst, dst_pitch, sl->launches,
+      signal.count ? &signal : NULL, sl->stream);
   if (status != CE_STATUS_OK)
     return status;
+  sl->signalled = signal.armed;
   sl->downloads = 0;
   if (sl->timed)
     CUDA_CHECK (cudaEventRecord (sl->kernels_done, sl->stream));
@@ -405,7 +419,7 @@ ce_cuda_dev_graph_launches (const ce_cuda_dev * dev)
   int i;
 
   for (i = 0; dev && i < CE_CUDA_SLOTS; i++)
-    n += ce_launch_cache_graph_launches (dev->slots[i].fused);
+    n += ce_launch_cache_graph_launches (dev->slots[i].launches);
   return n;
 }
 

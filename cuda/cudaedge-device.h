@@ -60,10 +60,11 @@ ce_status ce_cuda_dev_edge_fill_submit (ce_cuda_dev * dev, int slot,
  * until set otherwise. */
 void ce_cuda_dev_set_timing (ce_cuda_dev * dev, int slot, int timing);
 
-/* Edge frames of at most @max_pixels pixels submitted from now on,
- * without a download and not timed, signal their end in memory, so
- * that their wait costs no CUDA call once they are done; their kernel
- * then ends with a barrier and an atomic in every block.  The default,
+/* Frames of at most @max_pixels output pixels (an upscale's output has
+ * four times its input's) submitted from now on, without a download and
+ * not timed, signal their end in memory, so that their wait costs no
+ * CUDA call once they are done; their kernel then ends with a barrier
+ * and an atomic in every block.  The default,
  * CE_CUDA_DEV_SIGNAL_PIXELS, takes the frames whose rate the host's work
  * per frame bounds, not the kernel (PERFORMANCE.md, "Frame ends
  * signalled in memory"); 0 takes none (the kernel alone, as a

@@ -1937,8 +1937,8 @@ ce_bilinear_weights (int fx4, int fy4, uint32_t w[4])
 }
 
 template < int BPP >
-static __global__ void
-upscale2x_kernel (const uint8_t * __restrict__ src, size_t src_pitch,
+static __device__ __forceinline__ void
+upscale2x_quad (const uint8_t * __restrict__ src, size_t src_pitch,
     int W, int H, int row0, int row1, int b_first, int n_b,
     uint8_t * __restrict__ dst, size_t dst_pitch)
 {
@@ -1999,10 +1999,33 @@ upscale2x_kernel (const uint8_t * __restrict__ src, size_t src_pitch,
   }
 }
 
+/* The quad's thread, and the launch's end (ce_end_signal) once every
+ * thread of the block is past its quad. */
+template < int BPP >
+static __global__ void
+upscale2x_kernel (const uint8_t * __restrict__ src, size_t src_pitch,
+    int W, int H, int row0, int row1, int b_first, int n_b,
+    uint8_t * __restrict__ dst, size_t dst_pitch, ce_kend end)
+{
+  upscale2x_quad < BPP > (src, src_pitch, W, H, row0, row1, b_first, n_b,
+      dst, dst_pitch);
+  ce_end_signal (end);
+}
+
 extern "C" ce_status
 ce_launch_upscale2x (const uint8_t * d_src, size_t src_pitch, int width,
     int height, int bytes_per_pixel, int row0, int row1, uint8_t * d_dst,
     size_t dst_pitch, cudaStream_t stream)
+{
+  return ce_launch_upscale2x_via (d_src, src_pitch, width, height,
+      bytes_per_pixel, row0, row1, d_dst, dst_pitch, NULL, NULL, stream);
+}
+
+extern "C" ce_status
+ce_launch_upscale2x_via (const uint8_t * d_src, size_t src_pitch, int width,
+    int height, int bytes_per_pixel, int row0, int row1, uint8_t * d_dst,
+    size_t dst_pitch, ce_launch_cache * cache, ce_launch_signal * signal,
+    cudaStream_t stream)
 {
   CE_CHECK (ce_check_pointer (d_src, "d_src"));
   CE_CHECK (ce_check_pointer (d_dst, "d_dst"));
@@ -2027,6 +2050,11 @@ ce_launch_upscale2x (const uint8_t * d_src, size_t src_pitch, int width,
     CE_CHECK (ce_check_aligned (d_src, 4, "d_src"));
     CE_CHECK (ce_check_aligned (d_dst, 4, "d_dst"));
   }
+  if (signal) {
+    signal->armed = 0;
+    if (!signal->count || !signal->flag)
+      signal = NULL;
+  }
 
   /* A range of n output rows touches up to n / 2 + 1 quad rows (a quad
    * straddles each end): a block row to spare. */
@@ -2040,13 +2068,20 @@ ce_launch_upscale2x (const uint8_t * d_src, size_t src_pitch, int width,
         int n_b = b_last - b_first + 1;
         dim3 grid (ce_ceil_div (width + 1, UPSCALE_BX),
             ce_ceil_div (n_b, UPSCALE_BY));
-        if (bytes_per_pixel == 4)
-          upscale2x_kernel < 4 > <<< grid, block, 0, stream >>> (d_src,
-              src_pitch, width, height, r0, r1, b_first, n_b, d_dst,
-              dst_pitch);
-        else
-          upscale2x_kernel < 1 > <<< grid, block, 0, stream >>> (d_src,
-              src_pitch, width, height, r0, r1, b_first, n_b, d_dst,
-              dst_pitch);
+        /* The signal goes with the launch that does all the rows. */
+        ce_kend end = { NULL, NULL, 0 };
+        if (signal && r0 == row0 && r1 == row1) {
+          end.count = signal->count;
+          end.flag = signal->flag;
+          end.value = signal->value;
+          signal->armed = 1;
+        }
+        void *args[] = { &d_src, &src_pitch, &width, &height, &r0, &r1,
+          &b_first, &n_b, &d_dst, &dst_pitch, &end
+        };
+        ce_launch_via (cache, bytes_per_pixel == 4
+            ? (const void *) upscale2x_kernel < 4 >
+            : (const void *) upscale2x_kernel < 1 >, grid, block, args,
+            stream);
       });
 }

@@ -110,6 +110,13 @@ ce_status ce_launch_edge_fused_fill (const uint8_t * d_luma,
 ce_status ce_launch_upscale2x (const uint8_t * d_src, size_t src_pitch,
     int width, int height, int bytes_per_pixel, int row0, int row1,
     uint8_t * d_dst, size_t dst_pitch, cudaStream_t stream);
+/* The same through @cache when it is not NULL, signalling its end
+ * through @signal when it is not NULL (ce_launch_signal: armed when the
+ * rows went in one launch). */
+ce_status ce_launch_upscale2x_via (const uint8_t * d_src, size_t src_pitch,
+    int width, int height, int bytes_per_pixel, int row0, int row1,
+    uint8_t * d_dst, size_t dst_pitch, ce_launch_cache * cache,
+    ce_launch_signal * signal, cudaStream_t stream);
 
 #ifdef __cplusplus
 }

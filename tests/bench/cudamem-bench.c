@@ -1,5 +1,5 @@
-/* cudamem-bench: cudaedge on GStreamer CUDA memory against the fused
- * kernel alone and the download link, measured in the same run
+/* cudamem-bench: cudaedge or cudaupscale on GStreamer CUDA memory against
+ * its kernel alone and the download link, measured in the same run
  *
  * Copyright (C) 2026 The gst-cudaedge authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
@@ -7,10 +7,15 @@
  * Run from the source root after building into build/:
  *
  *   GST_PLUGIN_PATH=build/gst build/tests/bench/cudamem-bench \
- *       [--size WxH]... [--system-fps 1080p=13143,4k=4167]
+ *       [--element cudaedge|cudaupscale] [--size WxH]... \
+ *       [--system-fps 1080p=13143,4k=4167]
  *
  * (--system-fps takes the element's rate on system memory, the fps column
  * of element-bench, so that the table shows what CUDA memory gains.)
+ *
+ * --element picks the element under test: cudaedge (the default) or
+ * cudaupscale.  What follows describes cudaedge; the differences for
+ * cudaupscale come after the list.
  *
  * Everything runs in one GstCudaContext that the program creates and
  * hands to the pipelines with gst_element_set_context (), the way an
@@ -44,12 +49,23 @@
  *     frame to the last output, and checks that every output is in the
  *     memory asked for (CUDA memory of the benchmark's context, or system
  *     memory).
+ * With --element cudaupscale: the K input frames are RGBA W x H, every
+ * byte random (alpha and row padding too); the kernel ceiling is the
+ * bilinear 2x upscale alone, ce_cuda_dev_upscale2x_submit (4 bytes per
+ * pixel) into device images of 2W x 2H RGBA, in the same loop; there is
+ * no D2H link ceiling (step 3) and no output in system memory; the
+ * pipeline ceiling takes the RGBA input caps; and the element runs as
+ * appsrc ! cudaupscale backend=cuda ! capsfilter (RGBA in CUDA memory,
+ * 2W x 2H) ! fakesink, the one output mode RGBA/CUDAMemory.  It writes
+ * four output pixels per input pixel, so by default it runs a quarter
+ * of cudaedge's frames at the same input size.
  * Two checks that the element really works in the context it was given:
- * after every run, a CONTEXT query on cudaedge must return that context;
- * and, before the sizes, a frame of a second GstCudaContext must be
- * refused with a stream error.  A GstCudaContext that an element
- * announces (HAVE_CONTEXT) besides the given one is reported once, as a
- * note: it is not used for the frames, but costs device memory.
+ * after every run, a CONTEXT query on the element must return that
+ * context; and, before the sizes, a frame of a second GstCudaContext must
+ * be refused with a stream error (both elements share this code, in
+ * their base class).  A GstCudaContext that an element announces
+ * (HAVE_CONTEXT) besides the given one is reported once, as a note: it
+ * is not used for the frames, but costs device memory.
  *
  * Exit: 0 done, 77 "SKIP: no CUDA device", 1 on any error, 2 on bad
  * options.
@@ -94,6 +110,7 @@
 
 #define CAPS_GRAY8_SYSTEM "video/x-raw,format=GRAY8"
 #define CAPS_NV12_CUDA "video/x-raw(memory:CUDAMemory),format=NV12"
+#define CAPS_RGBA_CUDA "video/x-raw(memory:CUDAMemory),format=RGBA"
 
 /* ------------------------------------------------------------------ */
 /* Errors */
@@ -139,6 +156,48 @@ typedef struct
   double fps;
 } system_rate;
 
+/* The elements' output modes; each element runs some of them. */
+typedef enum
+{
+  MODE_GRAY8_SYSTEM,
+  MODE_NV12_CUDA,
+  MODE_RGBA_CUDA,
+  N_MODES
+} out_mode;
+
+static const char *const mode_name[N_MODES] = {
+  "GRAY8/system", "NV12/CUDAMemory", "RGBA/CUDAMemory"
+};
+
+/* Whether the outputs of a mode are in CUDA memory (of the benchmark's
+ * context) rather than system memory. */
+static const gboolean mode_cuda[N_MODES] = { FALSE, TRUE, TRUE };
+
+/* An element under test (--element). */
+typedef struct
+{
+  const char *name;             /* its factory name */
+  gboolean upscale;             /* cudaupscale: RGBA in, 2W x 2H RGBA out */
+  GstVideoFormat format;        /* of the input frames */
+  const char *in_caps;          /* the input's caps, without the size */
+  const char *kernel_name;      /* its kernel ceiling (CSV variant) */
+  double kernel_bytes;          /* bytes the kernel moves per input pixel */
+  int work;                     /* work per frame over cudaedge's */
+  gboolean d2h;                 /* measure the D2H of a GRAY8 output */
+  int n_modes;
+  out_mode modes[N_MODES];      /* the output modes run, in this order */
+} bench_element;
+
+static const bench_element elements[] = {
+  /* Y plane read, GRAY8 written. */
+  {"cudaedge", FALSE, GST_VIDEO_FORMAT_NV12, CAPS_NV12_CUDA, "kernel alone",
+      2, 1, TRUE, 2, {MODE_GRAY8_SYSTEM, MODE_NV12_CUDA}},
+  /* RGBA read (4 bytes), four RGBA pixels written (16 bytes); four output
+   * pixels per input pixel: about four times cudaedge's work. */
+  {"cudaupscale", TRUE, GST_VIDEO_FORMAT_RGBA, CAPS_RGBA_CUDA,
+      "upscale kernel alone", 20, 4, FALSE, 1, {MODE_RGBA_CUDA}},
+};
+
 static struct
 {
   size2 sizes[MAX_SIZES];
@@ -151,17 +210,25 @@ static struct
   system_rate system[MAX_SYSTEM_FPS];
   int n_system;
   const char *csv;
-} opt = {.warmup = DEFAULT_WARMUP,.runs = DEFAULT_RUNS,.device = 0 };
+  const bench_element *el;      /* the element under test */
+} opt = {.warmup = DEFAULT_WARMUP,.runs = DEFAULT_RUNS,.device = 0,
+  .el = &elements[0]
+};
 
 static void
 usage (FILE * f)
 {
   fprintf (f,
       "Usage: cudamem-bench [OPTIONS]\n"
-      "  --size WxH          frame size (repeatable; default 1920x1080 and\n"
-      "                      3840x2160)\n"
+      "  --element NAME      the element under test: cudaedge (default; NV12\n"
+      "                      in, GRAY8/system and NV12/CUDAMemory out) or\n"
+      "                      cudaupscale (RGBA in, RGBA/CUDAMemory of twice\n"
+      "                      the width and height out; no D2H ceiling)\n"
+      "  --size WxH          input frame size (repeatable; default 1920x1080\n"
+      "                      and 3840x2160)\n"
       "  --frames N          timed frames per run (default %d at 1080p,\n"
-      "                      scaled down by pixel count for larger frames)\n"
+      "                      scaled down by pixel count for larger frames;\n"
+      "                      a quarter of that for cudaupscale)\n"
       "  --warmup N          frames before timing starts (default %d)\n"
       "  --runs N            runs per pipeline; median and spread are shown\n"
       "                      (default %d)\n"
@@ -339,6 +406,15 @@ parse_args (int argc, char **argv)
       parse_system_fps (v);
     } else if ((v = opt_value (argc, argv, &i, "--csv"))) {
       opt.csv = v;
+    } else if ((v = opt_value (argc, argv, &i, "--element"))) {
+      gsize k;
+
+      opt.el = NULL;
+      for (k = 0; k < G_N_ELEMENTS (elements); k++)
+        if (!strcmp (v, elements[k].name))
+          opt.el = &elements[k];
+      if (!opt.el)
+        bad_option ("unknown --element '%s' (cudaedge or cudaupscale)", v);
     } else {
       fprintf (stderr, "cudamem-bench: unknown option '%s'\n", argv[i]);
       usage (stderr);
@@ -369,8 +445,13 @@ frames_for (size2 s)
 
   if (opt.frames > 0)
     return opt.frames;
-  /* About half a second per run at the rates measured so far. */
-  f = DEFAULT_FRAMES_1080P * (1920.0 * 1080.0) / ((double) s.w * s.h);
+  /* About half a second per run at the rates measured so far; an element
+   * with more work per frame (cudaupscale: four output pixels per input
+   * pixel) runs proportionally fewer frames of the same input size.  The
+   * cap is the same for both: below it, the host's work per frame, not
+   * the pixels, sets the rate. */
+  f = DEFAULT_FRAMES_1080P * (1920.0 * 1080.0) / ((double) s.w * s.h)
+      / opt.el->work;
   if (f > DEFAULT_FRAMES_1080P)
     f = DEFAULT_FRAMES_1080P;
   if (f < MIN_FRAMES)
@@ -546,7 +627,7 @@ csv_row (const char *variant, int w, int h, const char *format,
 
 typedef struct
 {
-  GstVideoInfo info;            /* NV12, framerate 1000/1 */
+  GstVideoInfo info;            /* NV12 or RGBA, framerate 1000/1 */
   GstCaps *caps;                /* the same in memory:CUDAMemory */
   GstBufferPool *pool;
   GstBuffer *bufs[K_BUFFERS];
@@ -560,8 +641,9 @@ is_cuda_memory_of (GstMemory * mem, GstCudaContext * ctx)
       && ((GstCudaMemory *) mem)->context == ctx;
 }
 
-/* Random luma, chroma 128: written once in host memory, then uploaded
- * once by a CUDA mapping, so that no frame is uploaded while timing. */
+/* Plane 0 random (NV12: the luma; RGBA: every byte), NV12's chroma 128:
+ * written once in host memory, then uploaded once by a CUDA mapping, so
+ * that no frame is uploaded while timing. */
 static void
 fill_frame (GstBuffer * buf, const GstVideoInfo * info, guint32 seed)
 {
@@ -584,9 +666,10 @@ fill_frame (GstBuffer * buf, const GstVideoInfo * info, guint32 seed)
       row[i] = (guint8) (x >> 24);
     }
   }
-  memset (GST_VIDEO_FRAME_PLANE_DATA (&frame, 1), 128,
-      (gsize) GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 1) *
-      GST_VIDEO_FRAME_COMP_HEIGHT (&frame, 1));
+  if (GST_VIDEO_FRAME_N_PLANES (&frame) > 1)
+    memset (GST_VIDEO_FRAME_PLANE_DATA (&frame, 1), 128,
+        (gsize) GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 1) *
+        GST_VIDEO_FRAME_COMP_HEIGHT (&frame, 1));
   gst_video_frame_unmap (&frame);
 
   if (!gst_buffer_map (buf, &map, GST_MAP_READ | GST_MAP_CUDA))
@@ -594,23 +677,25 @@ fill_frame (GstBuffer * buf, const GstVideoInfo * info, guint32 seed)
   gst_buffer_unmap (buf, &map);
 }
 
+/* @n frames of @format (the element's input, NV12 or RGBA). */
 static void
-make_inputs (input_set * in, GstCudaContext * ctx, size2 s, int n)
+make_inputs (input_set * in, GstCudaContext * ctx, GstVideoFormat format,
+    size2 s, int n)
 {
+  const char *fmt = gst_video_format_to_string (format);
   GstStructure *config;
   guint size;
   int i;
 
   memset (in, 0, sizeof *in);
   gst_video_info_init (&in->info);
-  if (!gst_video_info_set_format (&in->info, GST_VIDEO_FORMAT_NV12, s.w,
-          s.h))
-    die ("cannot describe NV12 %dx%d", s.w, s.h);
+  if (!gst_video_info_set_format (&in->info, format, s.w, s.h))
+    die ("cannot describe %s %dx%d", fmt, s.w, s.h);
   GST_VIDEO_INFO_FPS_N (&in->info) = 1000;
   GST_VIDEO_INFO_FPS_D (&in->info) = 1;
   in->caps = gst_video_info_to_caps (&in->info);
   if (!in->caps)
-    die ("cannot make caps for NV12 %dx%d", s.w, s.h);
+    die ("cannot make caps for %s %dx%d", fmt, s.w, s.h);
   gst_caps_set_features (in->caps, 0,
       gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, NULL));
 
@@ -627,7 +712,8 @@ make_inputs (input_set * in, GstCudaContext * ctx, size2 s, int n)
     if (!gst_buffer_pool_config_validate_params (config, in->caps, size, n,
             n)) {
       gst_structure_free (config);
-      die ("GstCudaBufferPool rejected NV12 %dx%d in CUDA memory", s.w, s.h);
+      die ("GstCudaBufferPool rejected %s %dx%d in CUDA memory", fmt, s.w,
+          s.h);
     }
     if (!gst_buffer_pool_set_config (in->pool, config))
       die ("GstCudaBufferPool rejected its own adjusted configuration");
@@ -698,30 +784,41 @@ pop_context (void)
 
 /* @n frames back to back: KERNEL_BATCH frames queued on one slot, then on
  * the other; a slot is waited for only before it is reused, so the other
- * slot's batch keeps the GPU busy meanwhile. */
+ * slot's batch keeps the GPU busy meanwhile.  The fused edge kernel, or
+ * with @upscale the 2x upscale of 4-byte pixels (@params unused). */
 static void
 run_kernel_frames (ce_cuda_dev * dev, const ce_frame * src, int n_src,
-    const ce_edge_params * params, uint8_t ** d_out, const size_t * pitch,
-    int n)
+    const ce_edge_params * params, gboolean upscale, uint8_t ** d_out,
+    const size_t * pitch, int n)
 {
   int i = 0, b, slot = 0;
 
   while (i < n) {
     CE_CK (ce_cuda_dev_wait (dev, slot, NULL));
-    for (b = 0; b < KERNEL_BATCH && i < n; b++, i++)
-      CE_CK (ce_cuda_dev_edge_submit (dev, slot, &src[i % n_src], params,
-              d_out[slot], pitch[slot], NULL, 0));
+    for (b = 0; b < KERNEL_BATCH && i < n; b++, i++) {
+      const ce_frame *f = &src[i % n_src];
+
+      if (upscale)
+        CE_CK (ce_cuda_dev_upscale2x_submit (dev, slot, f->data, f->stride,
+                f->width, f->height, 4, d_out[slot], pitch[slot]));
+      else
+        CE_CK (ce_cuda_dev_edge_submit (dev, slot, f, params, d_out[slot],
+                pitch[slot], NULL, 0));
+    }
     slot = (slot + 1) % CE_CUDA_SLOTS;
   }
   for (slot = 0; slot < CE_CUDA_SLOTS; slot++)
     CE_CK (ce_cuda_dev_wait (dev, slot, NULL));
 }
 
-/* The fused kernel alone on the Y planes of the input frames (device NV12
- * in, device GRAY8 out), default parameters like the element's. */
+/* The element's kernel alone on the input frames: the fused edge kernel
+ * on their Y planes (device NV12 in, device GRAY8 out), default parameters
+ * like the element's; or for cudaupscale the 2x upscale (device RGBA
+ * W x H in, device RGBA 2W x 2H out). */
 static kernel_ceiling
 measure_kernel (GstCudaContext * ctx, input_set * in, int frames)
 {
+  gboolean upscale = opt.el->upscale;
   GstVideoFrame vf[K_BUFFERS];
   ce_frame src[K_BUFFERS];
   uint8_t *d_out[CE_CUDA_SLOTS];
@@ -741,7 +838,7 @@ measure_kernel (GstCudaContext * ctx, input_set * in, int frames)
     src[i].stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vf[i], 0);
     src[i].width = GST_VIDEO_FRAME_WIDTH (&vf[i]);
     src[i].height = GST_VIDEO_FRAME_HEIGHT (&vf[i]);
-    src[i].format = CE_FORMAT_NV12;
+    src[i].format = upscale ? CE_FORMAT_RGBA : CE_FORMAT_NV12;
   }
   ce_edge_params_init (&params);
 
@@ -750,14 +847,17 @@ measure_kernel (GstCudaContext * ctx, input_set * in, int frames)
   /* The kernel as it is: without the end signal the element's frames
    * carry (cudaedge-device.h), which these waits would not use. */
   ce_cuda_dev_set_end_signals (dev, 0);
+  /* GRAY8 W x H, or RGBA 2W x 2H. */
   for (i = 0; i < CE_CUDA_SLOTS; i++)
     CK (cudaMallocPitch ((void **) &d_out[i], &pitch[i],
-            (size_t) src[0].width, (size_t) src[0].height));
-  run_kernel_frames (dev, src, in->n_bufs, &params, d_out, pitch,
+            (size_t) src[0].width * (upscale ? 2 * 4 : 1),
+            (size_t) src[0].height * (upscale ? 2 : 1)));
+  run_kernel_frames (dev, src, in->n_bufs, &params, upscale, d_out, pitch,
       KERNEL_WARMUP_FRAMES);
   for (r = 0; r < KERNEL_REPS; r++) {
     t0 = g_get_monotonic_time ();
-    run_kernel_frames (dev, src, in->n_bufs, &params, d_out, pitch, frames);
+    run_kernel_frames (dev, src, in->n_bufs, &params, upscale, d_out, pitch,
+        frames);
     t1 = g_get_monotonic_time ();
     fps[r] = t1 > t0 ? frames / ((t1 - t0) * 1e-6) : 0;
   }
@@ -823,26 +923,28 @@ measure_d2h (GstCudaContext * ctx, size_t bytes)
 /* ------------------------------------------------------------------ */
 /* The element */
 
-typedef enum
+/* The caps after the element for @mode, given the input @info: the
+ * cudaupscale output's size fixed at twice the input's. */
+static gchar *
+mode_caps (out_mode mode, const GstVideoInfo * info)
 {
-  MODE_GRAY8_SYSTEM,
-  MODE_NV12_CUDA,
-  N_MODES
-} out_mode;
-
-static const char *const mode_name[N_MODES] = {
-  "GRAY8/system", "NV12/CUDAMemory"
-};
-
-static const char *const mode_caps[N_MODES] = {
-  CAPS_GRAY8_SYSTEM, CAPS_NV12_CUDA
-};
+  switch (mode) {
+    case MODE_GRAY8_SYSTEM:
+      return g_strdup (CAPS_GRAY8_SYSTEM);
+    case MODE_NV12_CUDA:
+      return g_strdup (CAPS_NV12_CUDA);
+    case MODE_RGBA_CUDA:
+    default:
+      return g_strdup_printf (CAPS_RGBA_CUDA ",width=%d,height=%d",
+          2 * GST_VIDEO_INFO_WIDTH (info), 2 * GST_VIDEO_INFO_HEIGHT (info));
+  }
+}
 
 /* Written by the streaming thread, read after EOS (the bus orders it). */
 typedef struct
 {
   GstCudaContext *ctx;
-  out_mode mode;
+  gboolean cuda;                /* outputs in CUDA memory of ctx, else system */
   guint64 count;
   guint64 start_mark, end_mark;
   gint64 t0, t1;
@@ -857,7 +959,7 @@ count_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
   gint64 now = g_get_monotonic_time ();
   GstMemory *mem = gst_buffer_peek_memory (GST_PAD_PROBE_INFO_BUFFER (info),
       0);
-  gboolean ok = pd->mode == MODE_NV12_CUDA ? is_cuda_memory_of (mem, pd->ctx)
+  gboolean ok = pd->cuda ? is_cuda_memory_of (mem, pd->ctx)
       : mem && !gst_is_cuda_memory (mem);
 
   (void) pad;
@@ -942,25 +1044,29 @@ bus_sync_handler (GstBus * bus, GstMessage * msg, gpointer user_data)
   return GST_BUS_PASS;
 }
 
-/* appsrc ! cudaedge backend=cuda ! <caps of @mode> ! fakesink, given @ctx
- * before it leaves NULL; without cudaedge when @with_element is FALSE
- * (the caps are then the input's). */
+/* appsrc ! ELEMENT backend=cuda ! <caps of @mode> ! fakesink, ELEMENT
+ * the one under test, given @ctx before it leaves NULL; with @mode -1
+ * without the element (the caps are then the input's). */
 static void
 pipeline_new (bench_pipeline * p, GstCudaContext * ctx, input_set * in,
-    out_mode mode, gboolean with_element)
+    int mode)
 {
+  gboolean with_element = mode >= 0;
   GError *err = NULL;
   GstContext *context;
-  gchar *desc;
+  gchar *desc, *caps;
 
   memset (p, 0, sizeof *p);
   p->ctx = ctx;
-  if (with_element)
-    desc = g_strdup_printf ("appsrc name=src ! cudaedge name=el backend=cuda "
-        "! %s ! fakesink name=sink sync=false", mode_caps[mode]);
-  else
-    desc = g_strdup ("appsrc name=src ! " CAPS_NV12_CUDA " ! fakesink "
-        "name=sink sync=false");
+  if (with_element) {
+    caps = mode_caps ((out_mode) mode, &in->info);
+    desc = g_strdup_printf ("appsrc name=src ! %s name=el backend=cuda "
+        "! %s ! fakesink name=sink sync=false", opt.el->name, caps);
+    g_free (caps);
+  } else {
+    desc = g_strdup_printf ("appsrc name=src ! %s ! fakesink "
+        "name=sink sync=false", opt.el->in_caps);
+  }
   p->pipeline = gst_parse_launch (desc, &err);
   if (err || !p->pipeline)
     die ("gst_parse_launch (\"%s\"): %s", desc,
@@ -1019,8 +1125,8 @@ push (GstElement * appsrc, GstBuffer * buf, guint64 i)
         gst_flow_get_name (ret));
 }
 
-/* cudaedge answers CONTEXT queries with the GstCudaContext it works in:
- * it must be the one the pipeline was given. */
+/* The element answers CONTEXT queries with the GstCudaContext it works
+ * in: it must be the one the pipeline was given. */
 static void
 check_element_context (GstElement * el, GstCudaContext * ctx)
 {
@@ -1030,16 +1136,17 @@ check_element_context (GstElement * el, GstCudaContext * ctx)
   GstPad *pad = gst_element_get_static_pad (el, "src");
 
   if (!pad || !gst_pad_query (pad, q))
-    die ("cudaedge did not answer a CONTEXT query for %s: it holds no "
-        "GStreamer CUDA context", GST_CUDA_CONTEXT_TYPE);
+    die ("%s did not answer a CONTEXT query for %s: it holds no "
+        "GStreamer CUDA context", opt.el->name, GST_CUDA_CONTEXT_TYPE);
   gst_object_unref (pad);
   gst_query_parse_context (q, &context);
   if (!context || !gst_structure_get (gst_context_get_structure (context),
           GST_CUDA_CONTEXT_TYPE, GST_TYPE_CUDA_CONTEXT, &used, NULL))
-    die ("cudaedge's answer to a CONTEXT query holds no GstCudaContext");
+    die ("%s's answer to a CONTEXT query holds no GstCudaContext",
+        opt.el->name);
   if (used != ctx)
-    die ("cudaedge works in another GstCudaContext (%s) than the one "
-        "given to the pipeline (%s)", GST_OBJECT_NAME (used),
+    die ("%s works in another GstCudaContext (%s) than the one "
+        "given to the pipeline (%s)", opt.el->name, GST_OBJECT_NAME (used),
         GST_OBJECT_NAME (ctx));
   gst_object_unref (used);
   gst_query_unref (q);
@@ -1048,8 +1155,8 @@ check_element_context (GstElement * el, GstCudaContext * ctx)
 static gboolean noted_other_context;
 
 /* One run; returns the frames per second of the timed part and, in
- * @stats (may be NULL), cudaedge's "stats" afterwards.  Mode -1: the
- * pipeline without cudaedge, its frames passed on as they are. */
+ * @stats (may be NULL), the element's "stats" afterwards.  Mode -1: the
+ * pipeline without the element, its frames passed on as they are. */
 static double
 run_element (GstCudaContext * ctx, input_set * in, int mode,
     int frames, GstStructure ** stats)
@@ -1062,11 +1169,10 @@ run_element (GstCudaContext * ctx, input_set * in, int mode,
   GstPad *sinkpad;
   guint64 i, total;
 
-  pipeline_new (&p, ctx, in, with_element ? (out_mode) mode :
-      MODE_NV12_CUDA, with_element);
+  pipeline_new (&p, ctx, in, mode);
   total = (guint64) opt.warmup + frames;
   pd.ctx = ctx;
-  pd.mode = with_element ? (out_mode) mode : MODE_NV12_CUDA;
+  pd.cuda = with_element ? mode_cuda[mode] : TRUE;     /* the input's */
   pd.start_mark = opt.warmup;
   pd.end_mark = total;
   sinkpad = gst_element_get_static_pad (p.sink, "sink");
@@ -1121,7 +1227,10 @@ run_element (GstCudaContext * ctx, input_set * in, int mode,
 }
 
 /* A frame in CUDA memory of a second context must be refused: otherwise
- * the element would not be working in the context it was given. */
+ * the element would not be working in the context it was given.  The
+ * element under test, in its first output mode (cudaedge: GRAY8/system;
+ * cudaupscale: RGBA/CUDAMemory); both refuse it in their common base
+ * class. */
 static void
 check_foreign_context (GstCudaContext * ctx)
 {
@@ -1135,8 +1244,8 @@ check_foreign_context (GstCudaContext * ctx)
   other = gst_cuda_context_new (opt.device);
   if (!other)
     die ("cannot create a second GstCudaContext on device %d", opt.device);
-  make_inputs (&in, other, (size2) {320, 240}, 1);
-  pipeline_new (&p, ctx, &in, MODE_GRAY8_SYSTEM, TRUE);
+  make_inputs (&in, other, opt.el->format, (size2) {320, 240}, 1);
+  pipeline_new (&p, ctx, &in, (int) opt.el->modes[0]);
   p.expect_error = TRUE;
   if (gst_element_set_state (p.pipeline, GST_STATE_PLAYING) ==
       GST_STATE_CHANGE_FAILURE)
@@ -1150,16 +1259,17 @@ check_foreign_context (GstCudaContext * ctx)
     die ("context check: neither an error nor EOS within %d s",
         (int) (CHECK_TIMEOUT / GST_SECOND));
   if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ERROR)
-    die ("context check: cudaedge accepted a frame in CUDA memory of "
-        "another GstCudaContext than the pipeline's");
+    die ("context check: %s accepted a frame in CUDA memory of "
+        "another GstCudaContext than the pipeline's", opt.el->name);
   gst_message_parse_error (msg, &err, &dbg);
   if (GST_MESSAGE_SRC (msg) != GST_OBJECT (p.el)
       || !g_error_matches (err, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT))
-    die ("context check: expected a stream format error from cudaedge, "
-        "got from %s: %s (%s)", GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)),
-        err->message, dbg ? dbg : "no details");
-  printf ("context check: cudaedge refuses a frame of another CUDA "
-      "context (\"%s\")\n", err->message);
+    die ("context check: expected a stream format error from %s, "
+        "got from %s: %s (%s)", opt.el->name,
+        GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message,
+        dbg ? dbg : "no details");
+  printf ("context check: %s refuses a frame of another CUDA "
+      "context (\"%s\")\n", opt.el->name, err->message);
   g_error_free (err);
   g_free (dbg);
   gst_message_unref (msg);
@@ -1184,7 +1294,7 @@ typedef struct
   int frames;
   kernel_ceiling kernel;
   link_ceiling d2h;
-  mode_result pipe;             /* the pipeline without cudaedge */
+  mode_result pipe;             /* the pipeline without the element */
   mode_result mode[N_MODES];
 } row;
 
@@ -1211,8 +1321,8 @@ require_element (const char *name, const char *hint)
 /* The frame rate that bounds mode @m: the kernel alone, or for GRAY8 in
  * system memory, which needs the kernel and the download of every frame,
  * the slower of the kernel and the D2H copy alone.  (The pipeline without
- * cudaedge is shown beside them, not taken as a bound: the element's own
- * per-frame work comes on top of it, not beside it.) */
+ * the element is shown beside them, not taken as a bound: the element's
+ * own per-frame work comes on top of it, not beside it.) */
 static double
 mode_ceiling (const row * rw, int m, gboolean * d2h_bound)
 {
@@ -1223,35 +1333,45 @@ mode_ceiling (const row * rw, int m, gboolean * d2h_bound)
   return *d2h_bound ? d2h_fps : rw->kernel.fps;
 }
 
-/* --csv rows of one size: the two ceilings, then the element per output
- * mode against the ceiling that bounds it.  bytes: the Y plane read plus
- * the output written (GRAY8: W x H, downloaded; NV12: the whole frame). */
+/* --csv rows of one size: the ceilings, then the element per output mode
+ * against the ceiling that bounds it.  bytes: cudaedge, the Y plane read
+ * plus the output written (GRAY8: W x H, downloaded; NV12: the whole
+ * frame); cudaupscale, the RGBA frame read plus the 2W x 2H RGBA output
+ * written.  The kernel's row is "kernel alone" for cudaedge, "upscale
+ * kernel alone" for cudaupscale; format: the input's. */
 static void
 csv_size (const row * rw, const input_set * in)
 {
+  const char *format = gst_video_format_to_string (opt.el->format);
   double npx = (double) rw->size.w * rw->size.h;
-  int m;
+  int k;
 
   if (!csv_file)
     return;
-  csv_row ("kernel alone", rw->size.w, rw->size.h, "NV12", 1, "fps",
-      rw->kernel.fps, rw->kernel.q1, rw->kernel.q3, 2 * npx, NULL, 0);
-  csv_row ("pipeline alone", rw->size.w, rw->size.h, "NV12", 1, "fps",
+  csv_row (opt.el->kernel_name, rw->size.w, rw->size.h, format, 1, "fps",
+      rw->kernel.fps, rw->kernel.q1, rw->kernel.q3,
+      opt.el->kernel_bytes * npx, NULL, 0);
+  csv_row ("pipeline alone", rw->size.w, rw->size.h, format, 1, "fps",
       rw->pipe.fps, rw->pipe.q1, rw->pipe.q3, 0, NULL, 0);
   if (rw->d2h.us > 0)
     csv_row ("d2h alone", rw->size.w, rw->size.h, "GRAY8", 1, "fps",
         1e6 / rw->d2h.us, 1e6 / rw->d2h.q3_us, 1e6 / rw->d2h.q1_us, npx,
         NULL, 0);
-  for (m = 0; m < N_MODES; m++) {
+  for (k = 0; k < opt.el->n_modes; k++) {
+    int m = opt.el->modes[k];
     const mode_result *mr = &rw->mode[m];
     gboolean d2h_bound;
     double ceiling = mode_ceiling (rw, m, &d2h_bound);
-    gchar *variant = g_strdup_printf ("cudaedge %s", mode_name[m]);
+    gchar *variant = g_strdup_printf ("%s %s", opt.el->name, mode_name[m]);
+    double bytes;
 
-    csv_row (variant, rw->size.w, rw->size.h, "NV12", 1, "fps", mr->fps,
-        mr->q1, mr->q3, npx + (m == MODE_NV12_CUDA ?
-            (double) GST_VIDEO_INFO_SIZE (&in->info) : npx),
-        d2h_bound ? "d2h" : "kernel", ceiling);
+    if (m == MODE_RGBA_CUDA)
+      bytes = (double) GST_VIDEO_INFO_SIZE (&in->info) + 16 * npx;
+    else
+      bytes = npx + (m == MODE_NV12_CUDA ?
+          (double) GST_VIDEO_INFO_SIZE (&in->info) : npx);
+    csv_row (variant, rw->size.w, rw->size.h, format, 1, "fps", mr->fps,
+        mr->q1, mr->q3, bytes, d2h_bound ? "d2h" : "kernel", ceiling);
     g_free (variant);
   }
 }
@@ -1259,7 +1379,7 @@ csv_size (const row * rw, const input_set * in)
 static void
 print_table (const row * rows, int n_rows)
 {
-  int n, m;
+  int n, k;
 
   printf ("\n%-10s %-16s %7s %10s %8s %10s %7s %-6s %10s %10s %10s %9s\n",
       "size", "mode", "frames", "fps", "spread%", "ceil_fps", "%ceil",
@@ -1271,7 +1391,8 @@ print_table (const row * rows, int n_rows)
     char sz[32], ratio[32];
 
     g_snprintf (sz, sizeof sz, "%dx%d", rw->size.w, rw->size.h);
-    for (m = 0; m < N_MODES; m++) {
+    for (k = 0; k < opt.el->n_modes; k++) {
+      int m = opt.el->modes[k];
       const mode_result *mr = &rw->mode[m];
       gboolean d2h_bound;
       double ceiling = mode_ceiling (rw, m, &d2h_bound);
@@ -1292,22 +1413,36 @@ print_table (const row * rows, int n_rows)
           ratio);
     }
   }
-  printf ("(fps: median of %d run(s), steady state after %d warm-up frames, "
-      "%d NV12 frames cycled; spread%%: (max-min)/median; kernel_fps: "
-      "the fused kernel alone on the same frames, same context, %d frames "
-      "queued per wait on %d slots; d2h_fps: the pinned download of W x H "
-      "bytes alone; ceil_fps: kernel_fps, or for GRAY8/system the lower of "
-      "kernel_fps and d2h_fps; NV12/CUDAMemory also fills the chroma; "
-      "pipe_fps: the same appsrc ! fakesink without cudaedge (median); "
-      "appsrc %s; x_system: fps / --system-fps)\n\n", opt.runs, opt.warmup,
-      K_BUFFERS, KERNEL_BATCH, CE_CUDA_SLOTS, opt.queue > 0 ?
-      "holds a few frames, the pusher blocking" :
-      "takes the run's frames without a limit");
+  if (!opt.el->upscale)
+    printf ("(fps: median of %d run(s), steady state after %d warm-up "
+        "frames, %d NV12 frames cycled; spread%%: (max-min)/median; "
+        "kernel_fps: the fused kernel alone on the same frames, same "
+        "context, %d frames queued per wait on %d slots; d2h_fps: the "
+        "pinned download of W x H bytes alone; ceil_fps: kernel_fps, or for "
+        "GRAY8/system the lower of kernel_fps and d2h_fps; NV12/CUDAMemory "
+        "also fills the chroma; pipe_fps: the same appsrc ! fakesink without "
+        "cudaedge (median); appsrc %s; x_system: fps / --system-fps)\n\n",
+        opt.runs, opt.warmup, K_BUFFERS, KERNEL_BATCH, CE_CUDA_SLOTS,
+        opt.queue > 0 ? "holds a few frames, the pusher blocking" :
+        "takes the run's frames without a limit");
+  else
+    printf ("(size: the input's, the output is twice as wide and high; "
+        "fps: median of %d run(s), steady state after %d warm-up frames, "
+        "%d RGBA frames cycled; spread%%: (max-min)/median; kernel_fps: the "
+        "2x upscale kernel alone on the same frames, same context, %d frames "
+        "queued per wait on %d slots; d2h_fps: not measured (no output in "
+        "system memory); ceil_fps: kernel_fps; pipe_fps: the same appsrc ! "
+        "fakesink without cudaupscale (median); appsrc %s; x_system: fps / "
+        "--system-fps)\n\n", opt.runs, opt.warmup, K_BUFFERS, KERNEL_BATCH,
+        CE_CUDA_SLOTS, opt.queue > 0 ?
+        "holds a few frames, the pusher blocking" :
+        "takes the run's frames without a limit");
 
   for (n = 0; n < n_rows; n++) {
     const row *rw = &rows[n];
 
-    for (m = 0; m < N_MODES; m++) {
+    for (k = 0; k < opt.el->n_modes; k++) {
+      int m = opt.el->modes[k];
       const GstStructure *st = rw->mode[m].stats;
 
       printf ("%dx%d %s stats (last run): backend=%s kernel=%.1f us "
@@ -1326,7 +1461,7 @@ main (int argc, char **argv)
   GstCudaContext *ctx = NULL;
   gboolean loaded;
   struct cudaDeviceProp prop;
-  int n, m, r;
+  int n, k, m, r;
 
   parse_args (argc, argv);
   gst_init (NULL, NULL);
@@ -1343,8 +1478,8 @@ main (int argc, char **argv)
   }
   gst_cuda_memory_init_once ();
 
-  require_element ("cudaedge", "point GST_PLUGIN_PATH at the build's gst/ "
-      "directory: GST_PLUGIN_PATH=build/gst");
+  require_element (opt.el->name, "point GST_PLUGIN_PATH at the build's "
+      "gst/ directory: GST_PLUGIN_PATH=build/gst");
   require_element ("appsrc", "gst-plugins-base 'app' missing");
   require_element ("fakesink", "GStreamer core elements missing");
   require_element ("capsfilter", "GStreamer core elements missing");
@@ -1354,9 +1489,11 @@ main (int argc, char **argv)
   pop_context ();
   if (opt.csv)
     csv_open (opt.csv);
-  printf ("cudamem-bench: device %d: %s; cudaedge backend=cuda on NV12 in "
+  printf ("cudamem-bench: device %d: %s; %s backend=cuda on %s in "
       "CUDA memory, %d run(s) per pipeline, %d warm-up frames, %d frames "
-      "cycled\n", opt.device, prop.name, opt.runs, opt.warmup, K_BUFFERS);
+      "cycled\n", opt.device, prop.name, opt.el->name,
+      gst_video_format_to_string (opt.el->format), opt.runs, opt.warmup,
+      K_BUFFERS);
 
   check_foreign_context (ctx);
 
@@ -1368,30 +1505,41 @@ main (int argc, char **argv)
     memset (rw, 0, sizeof *rw);
     rw->size = opt.sizes[n];
     rw->frames = frames_for (rw->size);
-    make_inputs (&in, ctx, rw->size, K_BUFFERS);
+    make_inputs (&in, ctx, opt.el->format, rw->size, K_BUFFERS);
 
     rw->kernel = measure_kernel (ctx, &in, rw->frames);
-    rw->d2h = measure_d2h (ctx, (size_t) rw->size.w * rw->size.h);
+    if (opt.el->d2h)   /* else left at 0: not measured */
+      rw->d2h = measure_d2h (ctx, (size_t) rw->size.w * rw->size.h);
     for (r = 0; r < opt.runs; r++)
       fps[r] = run_element (ctx, &in, -1, rw->frames, NULL);
     rw->pipe.fps = median_spread (fps, opt.runs, &rw->pipe.spread);
     rw->pipe.q1 = percentile (fps, opt.runs, 0.25);
     rw->pipe.q3 = percentile (fps, opt.runs, 0.75);
-    printf ("%dx%d ceilings: kernel alone %.1f fps (%.1f us/frame, spread "
-        "%.1f%%); D2H of %d bytes %.1f us -> %.1f fps (%.2f GB/s); the "
-        "pipeline without cudaedge %.1f fps (%.2f us/frame, spread %.1f%%)\n",
-        rw->size.w, rw->size.h, rw->kernel.fps, 1e6 / rw->kernel.fps,
-        rw->kernel.spread, rw->size.w * rw->size.h, rw->d2h.us,
-        1e6 / rw->d2h.us, rw->d2h.gbs, rw->pipe.fps, 1e6 / rw->pipe.fps,
-        rw->pipe.spread);
+    if (opt.el->d2h)
+      printf ("%dx%d ceilings: kernel alone %.1f fps (%.1f us/frame, spread "
+          "%.1f%%); D2H of %d bytes %.1f us -> %.1f fps (%.2f GB/s); the "
+          "pipeline without cudaedge %.1f fps (%.2f us/frame, spread "
+          "%.1f%%)\n", rw->size.w, rw->size.h, rw->kernel.fps,
+          1e6 / rw->kernel.fps, rw->kernel.spread, rw->size.w * rw->size.h,
+          rw->d2h.us, 1e6 / rw->d2h.us, rw->d2h.gbs, rw->pipe.fps,
+          1e6 / rw->pipe.fps, rw->pipe.spread);
+    else
+      printf ("%dx%d ceilings: %s %.1f fps (%.1f us/frame, spread %.1f%%); "
+          "the pipeline without %s %.1f fps (%.2f us/frame, spread "
+          "%.1f%%)\n", rw->size.w, rw->size.h, opt.el->kernel_name,
+          rw->kernel.fps, 1e6 / rw->kernel.fps, rw->kernel.spread,
+          opt.el->name, rw->pipe.fps, 1e6 / rw->pipe.fps, rw->pipe.spread);
 
-    for (m = 0; m < N_MODES; m++) {
-      mode_result *mr = &rw->mode[m];
+    for (k = 0; k < opt.el->n_modes; k++) {
+      mode_result *mr;
+
+      m = opt.el->modes[k];
+      mr = &rw->mode[m];
 
       for (r = 0; r < opt.runs; r++) {
         GstStructure *st = NULL;
 
-        fps[r] = run_element (ctx, &in, (int) m, rw->frames, &st);
+        fps[r] = run_element (ctx, &in, m, rw->frames, &st);
         if (mr->stats)
           gst_structure_free (mr->stats);
         mr->stats = st;

@@ -746,6 +746,139 @@ test_edge_frame_ends_signalled (void)
   ce_cuda_dev_free (dev);
 }
 
+/* The same for upscales: an upscale that is not timed and whose output
+ * is within the limit signals its end in memory; as soon as the slot
+ * shows it, the last 4 KiB of the output (its last row, from the grid's
+ * last blocks) and then all of it are read back on the legacy stream and
+ * compared with the CPU reference, and the wait is answered by the
+ * signal.  Both pixel sizes, odd sizes, unaligned pitches, frames on
+ * every slot, a frame past the default limit with the limit raised.  A
+ * frame of two launches and a timed one (both with no size limit), one
+ * past the default limit and one with signals off do not signal. */
+static void
+test_upscale_frame_ends_signalled (void)
+{
+  static const struct
+  {
+    int w, h, bpp;
+    gboolean aligned;
+  } frames[] = {
+    {641, 481, 4, TRUE}, {613, 611, 1, FALSE}, {1, 1, 4, TRUE},
+    {1, 1, 1, FALSE}, {320, 240, 4, TRUE}, {724, 724, 4, TRUE},
+    {1023, 511, 1, FALSE}, {1920, 1080, 4, TRUE}, {641, 481, 4, TRUE},
+  };
+  const int n_frames = G_N_ELEMENTS (frames);
+  ce_cuda_dev *dev = NULL;
+  int k, slot;
+
+  if (skip_without_gpu ())
+    return;
+  if (!CUDA_OK (cudaSetDevice (0)))
+    return;
+  ce_assert_status (ce_cuda_dev_new (&dev), CE_STATUS_OK);
+  if (g_test_failed ())
+    return;
+  for (slot = 0; slot < CE_CUDA_SLOTS; slot++)
+    ce_cuda_dev_set_timing (dev, slot, 0);
+
+  /* Past the list: two launches, timed (both with no size limit), past
+   * the default limit (4 x 725 x 725 output pixels), signals off. */
+  for (k = 0; k < n_frames + 4 && !g_test_failed (); k++) {
+    const gboolean tall = k == n_frames, timed = k == n_frames + 1;
+    const gboolean big = k == n_frames + 2, off = k == n_frames + 3;
+    const gboolean signals = k < n_frames;
+    const int w = signals ? frames[k].w : tall ? 3 : big ? 725 : 641;
+    const int h = signals ? frames[k].h : tall ? ROWS_PAST_16 : big ? 725
+        : 481;
+    const int bpp = signals ? frames[k].bpp : tall ? 1 : 4;
+    const gboolean aligned = signals ? frames[k].aligned : bpp == 4;
+    const gsize row = (gsize) w * bpp;
+    const gsize in_pitch = aligned ? row + 64 : row + 13;
+    const gsize out_row = 2 * row;
+    const gsize out_pitch = aligned ? out_row + 4 * 5 : out_row + 7;
+    const gsize out_bytes = out_pitch * 2 * h;
+    guint8 *src = random_bytes (in_pitch * h), *want, *got;
+    guint8 *d_src = NULL, *d_out = NULL;
+    const unsigned long before = ce_cuda_dev_signalled_waits (dev);
+    ce_timing timing;
+    char what[96];
+    gint64 until;
+
+    slot = k % CE_CUDA_SLOTS;
+    g_snprintf (what, sizeof what, "upscale %d, %dx%d, %d B/px%s on slot %d",
+        k, w, h, bpp, aligned ? "" : " unaligned", slot);
+    want = g_malloc (out_row * 2 * h);
+    got = poisoned_bytes (out_bytes);
+    ce_assert_status (ce_cpu_upscale2x_rows (src, in_pitch, w, h, bpp, 0,
+            2 * h, want, out_row), CE_STATUS_OK);
+    if (!(d_src = to_device (src, in_pitch * h))
+        || !(d_out = to_device (got, out_bytes))
+        || !CUDA_OK (cudaDeviceSynchronize ()))
+      goto next;
+    ce_cuda_dev_set_timing (dev, slot, timed);
+    ce_cuda_dev_set_end_signals (dev, off ? 0 : big || (signals
+            && (gint64) 4 * w * h <= CE_CUDA_DEV_SIGNAL_PIXELS) ?
+        CE_CUDA_DEV_SIGNAL_PIXELS : G_MAXINT64);
+    ce_assert_status (ce_cuda_dev_upscale2x_submit (dev, slot, d_src,
+            in_pitch, w, h, bpp, d_out, out_pitch), CE_STATUS_OK);
+    if (g_test_failed ())
+      goto next;
+    if (signals) {
+      const gsize tail = MIN (out_row, 4096);
+      const gsize last = out_pitch * (2 * h - 1) + out_row - tail;
+      gsize i;
+
+      until = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+      while (!ce_cuda_dev_end_seen (dev, slot)
+          && g_get_monotonic_time () < until);
+      if (!ce_cuda_dev_end_seen (dev, slot)) {
+        ce_test_fail ("%s: no end signal within 10 s", what);
+        goto next;
+      }
+      /* Read back before the wait, and before anything else waits. */
+      if (!to_host (got + last, d_out + last, tail))
+        goto next;
+      for (i = 0; i < tail; i++)
+        if (got[last + i] != want[out_row * (2 * h - 1) + out_row - tail
+                + i]) {
+          ce_test_fail ("%s: the signal came before byte %" G_GSIZE_FORMAT
+              " of the last row was written (%u)", what, out_row - tail + i,
+              got[last + i]);
+          break;
+        }
+      if (!to_host (got, d_out, out_bytes))
+        goto next;
+      ce_assert_status (ce_cuda_dev_wait (dev, slot, &timing), CE_STATUS_OK);
+      g_assert_cmpuint (ce_cuda_dev_signalled_waits (dev), ==, before + 1);
+    } else {
+      /* Done, whatever signal it would have given. */
+      if (!CUDA_OK (cudaDeviceSynchronize ()))
+        goto next;
+      g_assert_false (ce_cuda_dev_end_seen (dev, slot));
+      ce_assert_status (ce_cuda_dev_wait (dev, slot, &timing), CE_STATUS_OK);
+      g_assert_cmpuint (ce_cuda_dev_signalled_waits (dev), ==, before);
+      if (timed && timing.kernel_us <= 0.0)
+        ce_test_fail ("%s: timed, but no kernel time", what);
+      if (!to_host (got, d_out, out_bytes))
+        goto next;
+    }
+    ce_assert_rows_equal (what, want, out_row, got, out_pitch, out_row, 0,
+        2 * h, CE_TEST_POISON);
+    ce_assert_poisoned (what, got, out_pitch, out_row, out_pitch, 0, 2 * h,
+        CE_TEST_POISON);        /* row padding */
+  next:
+    cudaFree (d_src);
+    cudaFree (d_out);
+    g_free (src);
+    g_free (want);
+    g_free (got);
+  }
+  /* Through the slots' graphs, not direct launches. */
+  if (!g_test_failed ())
+    g_assert_cmpuint (ce_cuda_dev_graph_launches (dev), >=, n_frames + 4);
+  ce_cuda_dev_free (dev);
+}
+
 /* The staged kernels (benchmark and tests), each against its CPU
  * reference stage, past the tiled kernels' limit (32 rows a block). */
 static void
@@ -964,6 +1097,8 @@ ce_test_register_gpu_runtime (void)
       test_edge_frames_through_one_graph);
   ce_test_add ("/gpu/runtime/edge-frame-ends-signalled",
       test_edge_frame_ends_signalled);
+  ce_test_add ("/gpu/runtime/upscale-frame-ends-signalled",
+      test_upscale_frame_ends_signalled);
   ce_test_add ("/gpu/runtime/entry-points-restore-the-current-device",
       test_entry_points_restore_the_current_device);
 }
