@@ -40,10 +40,15 @@
  *     capsfilter ! fakesink sync=false, with GRAY8 in system memory or NV12
  *     in CUDA memory out.  Each push is a shallow copy of one of the K
  *     frames with fresh timestamps: no upload per frame.  By default
- *     appsrc takes every frame of the run without a limit, so its
- *     streaming thread never waits for the pushing thread (the pushes
- *     are shallow copies, normally all done within the warm-up frames);
- *     --queue N lets it hold only N frames, the pusher blocking, as an
+ *     appsrc has no limit, so its streaming thread never waits for the
+ *     pushing thread, and the pusher keeps appsrc's queue between
+ *     QUEUE_LOW and QUEUE_HIGH frames by looking at its level and
+ *     sleeping, not by blocking.  It must not push the whole run at once:
+ *     each shallow copy is a parent of its frame's memories, and
+ *     GStreamer finds a parent to remove by a linear search, so with
+ *     thousands of copies of each of the K frames alive every buffer freed
+ *     cost microseconds of the streaming thread (PERFORMANCE.md).
+ *     --queue N lets appsrc hold only N frames, the pusher blocking, as an
  *     application that produces frames as they are needed would.  A pad probe on
  *     fakesink times the steady state, from the output of the last warm-up
  *     frame to the last output, and checks that every output is in the
@@ -96,6 +101,11 @@
 #define MAX_SIZES 16
 #define MAX_SYSTEM_FPS 16
 #define K_BUFFERS 8
+/* Without --queue, the pusher keeps appsrc's queue between these levels
+ * (frames) without blocking it: see run_element (). */
+#define QUEUE_LOW 128
+#define QUEUE_HIGH 256
+#define QUEUE_POLL_US 50
 #define DEFAULT_FRAMES_1080P 10000
 #define MIN_FRAMES 500
 #define DEFAULT_WARMUP 100
@@ -235,7 +245,8 @@ usage (FILE * f)
       "  --device N          CUDA device (default 0)\n"
       "  --queue N           frames appsrc may hold, the pushing thread\n"
       "                      blocking when it holds N (default 0: no\n"
-      "                      limit, the pusher never blocks)\n"
+      "                      limit; the pusher keeps 128-256 frames\n"
+      "                      queued, sleeping, never blocking appsrc)\n"
       "  --system-fps LIST   the element's rate on system memory, from\n"
       "                      element-bench, for the x_system column:\n"
       "                      SIZE=FPS,... with SIZE 720p, 1080p, 4k (2160p),\n"
@@ -1087,7 +1098,7 @@ pipeline_new (bench_pipeline * p, GstCudaContext * ctx, input_set * in,
   gst_element_set_context (p->pipeline, context);
   gst_context_unref (context);
 
-  /* max-bytes 0: no limit, so nothing blocks. */
+  /* max-bytes 0: no limit, so nothing blocks (the pusher paces itself). */
   g_object_set (p->appsrc, "caps", in->caps, "format", GST_FORMAT_TIME,
       "is-live", FALSE, "block", opt.queue > 0,
       "max-bytes", (guint64) opt.queue * gst_buffer_get_size (in->bufs[0]),
@@ -1186,8 +1197,16 @@ run_element (GstCudaContext * ctx, input_set * in, int mode,
       GST_STATE_CHANGE_FAILURE)
     die ("the %s pipeline failed to go to PLAYING", with_element ?
         mode_name[mode] : "element-less");
-  for (i = 0; i < total; i++)
+  for (i = 0; i < total; i++) {
+    /* Refill from QUEUE_LOW to QUEUE_HIGH: the queue never runs dry
+     * while the pusher sleeps, and holds few copies of each frame. */
+    if (opt.queue == 0 && gst_app_src_get_current_level_buffers (GST_APP_SRC
+            (p.appsrc)) >= QUEUE_HIGH)
+      while (gst_app_src_get_current_level_buffers (GST_APP_SRC (p.appsrc))
+          > QUEUE_LOW)
+        g_usleep (QUEUE_POLL_US);
     push (p.appsrc, gst_buffer_copy (in->bufs[i % in->n_bufs]), i);
+  }
   if (gst_app_src_end_of_stream (GST_APP_SRC (p.appsrc)) != GST_FLOW_OK)
     die ("gst_app_src_end_of_stream failed");
 
@@ -1424,7 +1443,8 @@ print_table (const row * rows, int n_rows)
         "cudaedge (median); appsrc %s; x_system: fps / --system-fps)\n\n",
         opt.runs, opt.warmup, K_BUFFERS, KERNEL_BATCH, CE_CUDA_SLOTS,
         opt.queue > 0 ? "holds a few frames, the pusher blocking" :
-        "takes the run's frames without a limit");
+        "holds " G_STRINGIFY (QUEUE_LOW) "-" G_STRINGIFY (QUEUE_HIGH)
+        " frames, the pusher sleeping, not blocking");
   else
     printf ("(size: the input's, the output is twice as wide and high; "
         "fps: median of %d run(s), steady state after %d warm-up frames, "
@@ -1436,7 +1456,8 @@ print_table (const row * rows, int n_rows)
         "--system-fps)\n\n", opt.runs, opt.warmup, K_BUFFERS, KERNEL_BATCH,
         CE_CUDA_SLOTS, opt.queue > 0 ?
         "holds a few frames, the pusher blocking" :
-        "takes the run's frames without a limit");
+        "holds " G_STRINGIFY (QUEUE_LOW) "-" G_STRINGIFY (QUEUE_HIGH)
+        " frames, the pusher sleeping, not blocking");
 
   for (n = 0; n < n_rows; n++) {
     const row *rw = &rows[n];
