@@ -1908,26 +1908,34 @@ ce_fused_layout_errors (int W, int H, int row0, int row1, int blur,
 
 /* ------------------------------------------------------------------------
  * 3. Bilinear 2x upscale (docs/numerics.md, "Bilinear 2x upscale").
- * Thread (a, b) makes the output quad of columns 2a+1, 2a+2 and rows
- * 2b+1, 2b+2 (a, b from -1): all four
- * outputs interpolate between source columns xs0 = clamp (a), xs1 = clamp
- * (a+1) and rows ys0 = clamp (b), ys1 = clamp (b+1) (ce_upscale_axis gives
- * p = xs0 always, and p1 = xs1 except at output column 0 where the weight
- * of p1 is 0).  So 4 source pixels (4 words) are read for 4 output pixels
- * (4 words): traffic 1 + 4 pixels per source pixel, as small as it gets.
+ * Thread (t, q) makes output columns 4t ... 4t+3 of output rows 2q and
+ * 2q+1, so that each of its rows is one aligned store (16 bytes of RGBA,
+ * 4 of GRAY8) and a warp writes 512 (128) contiguous bytes a row.
+ * Output column i interpolates at x = i/2 - 1/4: columns 4t and 4t+2 at
+ * a quarter before source columns 2t and 2t+1 (between 2t-1 and 2t, 2t
+ * and 2t+1, fx = 3/4), columns 4t+1 and 4t+3 at a quarter after 2t and
+ * 2t+1 (fx = 1/4); rows likewise, row 2q between q-1 and q (fy = 3/4),
+ * row 2q+1 between q and q+1 (fy = 1/4).  Source indices are clamped to
+ * the image.  That is ce_upscale_axis () exactly: where it clamps x to
+ * 0 or to W-1 (output columns 0 and 2W-1), both clamped source columns
+ * are the same pixel, and the weights of a row's two pixels then add up
+ * to what ce_upscale_axis's weight 0 gives, so ce_bilinear's sum, and
+ * its rounding, are the same.  So 4 x 3 source pixels (cached loads,
+ * shared with the neighbours) for 4 x 2 output pixels.
  *
  * 4-byte pixels are filtered as two words of 16-bit lanes (even bytes, odd
  * bytes): each lane computes exactly ce_bilinear's
  * (sum p_k w_k + 128) >> 8 with the same weights, and the lane never
  * carries (max 255 * 256 + 128 < 65536).
  *
- * Blocks of UPSCALE_BX x UPSCALE_BY threads: a warp along a row of quads,
- * so a block covers 2 UPSCALE_BY output rows.
+ * Blocks of UPSCALE_BX x UPSCALE_BY threads: a warp along a row of
+ * groups, so a block covers 2 UPSCALE_BY output rows.
  */
 #define UPSCALE_BX 32
 #define UPSCALE_BY 8
 
-static __device__ __forceinline__ void
+/* Weights for fx, fy in quarters, in 1/256, as ce_bilinear's. */
+static __host__ __device__ __forceinline__ void
 ce_bilinear_weights (int fx4, int fy4, uint32_t w[4])
 {
   w[0] = (4 - fx4) * (4 - fy4) * 16;
@@ -1936,79 +1944,122 @@ ce_bilinear_weights (int fx4, int fy4, uint32_t w[4])
   w[3] = fx4 * fy4 * 16;
 }
 
-template < int BPP >
-static __device__ __forceinline__ void
-upscale2x_quad (const uint8_t * __restrict__ src, size_t src_pitch,
-    int W, int H, int row0, int row1, int b_first, int n_b,
-    uint8_t * __restrict__ dst, size_t dst_pitch)
+/* One output pixel of 4 bytes from its 4 source words, weights w. */
+static __host__ __device__ __forceinline__ uint32_t
+ce_bilinear4 (uint32_t s00, uint32_t s10, uint32_t s01, uint32_t s11,
+    const uint32_t w[4])
 {
-  int ta = blockIdx.x * blockDim.x + threadIdx.x;
-  int tb = blockIdx.y * blockDim.y + threadIdx.y;
-  if (ta > W || tb >= n_b)
-    return;
-  int a = ta - 1, b = b_first + tb;
-  int xs0 = max (a, 0), xs1 = min (a + 1, W - 1);
-  int ys0 = max (b, 0), ys1 = min (b + 1, H - 1);
-
-  const uint8_t *r0 = src + (size_t) ys0 * src_pitch;
-  const uint8_t *r1 = src + (size_t) ys1 * src_pitch;
-  uint32_t s00, s10, s01, s11;
-  if (BPP == 4) {
-    s00 = __ldg ((const uint32_t *) r0 + xs0);
-    s10 = __ldg ((const uint32_t *) r0 + xs1);
-    s01 = __ldg ((const uint32_t *) r1 + xs0);
-    s11 = __ldg ((const uint32_t *) r1 + xs1);
-  } else {
-    s00 = __ldg (r0 + xs0);
-    s10 = __ldg (r0 + xs1);
-    s01 = __ldg (r1 + xs0);
-    s11 = __ldg (r1 + xs1);
-  }
   const uint32_t M = 0x00ff00ffu;
-  uint32_t e00 = s00 & M, e10 = s10 & M, e01 = s01 & M, e11 = s11 & M;
-  uint32_t o00 = (s00 >> 8) & M, o10 = (s10 >> 8) & M;
-  uint32_t o01 = (s01 >> 8) & M, o11 = (s11 >> 8) & M;
+  const uint32_t e = (s00 & M) * w[0] + (s10 & M) * w[1] + (s01 & M) * w[2]
+      + (s11 & M) * w[3] + 0x00800080u;
+  const uint32_t o = ((s00 >> 8) & M) * w[0] + ((s10 >> 8) & M) * w[1]
+      + ((s01 >> 8) & M) * w[2] + ((s11 >> 8) & M) * w[3] + 0x00800080u;
+  return ((e >> 8) & M) | (o & ~M);
+}
 
-#pragma unroll
-  for (int qj = 0; qj < 2; qj++) {
-    int j = 2 * b + 1 + qj;
+template < int BPP >
+static __host__ __device__ __forceinline__ uint32_t
+ce_upscale_load (const uint8_t * row, int x)
+{
+#ifdef __CUDA_ARCH__
+  return BPP == 4 ? __ldg ((const uint32_t *) row + x) : __ldg (row + x);
+#else
+  return BPP == 4 ? ((const uint32_t *) row)[x] : row[x];
+#endif
+}
+
+/* Output columns 4t ... 4t+3 (those below 2W) of output rows 2q and 2q+1
+ * (those in [row0, row1)).  vec: every output row starts at an address
+ * the group's store may take whole (16 bytes for RGBA, 4 for GRAY8). */
+template < int BPP >
+static __host__ __device__ __forceinline__ void
+upscale2x_group (const uint8_t * __restrict__ src, size_t src_pitch,
+    int W, int H, int row0, int row1, int t, int q,
+    uint8_t * __restrict__ dst, size_t dst_pitch, bool vec)
+{
+  const int xc[4] = { max (2 * t - 1, 0), min (2 * t, W - 1),
+    min (2 * t + 1, W - 1), min (2 * t + 2, W - 1)
+  };
+  const uint8_t *rows[3] = {
+    src + (size_t) max (q - 1, 0) * src_pitch,
+    src + (size_t) min (q, H - 1) * src_pitch,
+    src + (size_t) min (q + 1, H - 1) * src_pitch
+  };
+  uint32_t s[3][4];
+  for (int r = 0; r < 3; r++)
+    for (int c = 0; c < 4; c++)
+      s[r][c] = ce_upscale_load < BPP > (rows[r], xc[c]);
+
+  const int ncols = min (4, 2 * W - 4 * t);
+  for (int k = 0; k < 2; k++) {
+    const int j = 2 * q + k;
     if (j < row0 || j >= row1)
       continue;
-    int py, py1, fy4;
-    ce_upscale_axis (j, H, &py, &py1, &fy4);
-    uint8_t *drow = dst + (size_t) j * dst_pitch;
-#pragma unroll
-    for (int qi = 0; qi < 2; qi++) {
-      int i = 2 * a + 1 + qi;
-      if (i < 0 || i >= 2 * W)
-        continue;
-      int px, px1, fx4;
-      ce_upscale_axis (i, W, &px, &px1, &fx4);
-      if (BPP == 4) {
-        uint32_t w[4];
-        ce_bilinear_weights (fx4, fy4, w);
-        uint32_t e = e00 * w[0] + e10 * w[1] + e01 * w[2] + e11 * w[3]
-            + 0x00800080u;
-        uint32_t o = o00 * w[0] + o10 * w[1] + o01 * w[2] + o11 * w[3]
-            + 0x00800080u;
-        ((uint32_t *) drow)[i] = ((e >> 8) & M) | (o & ~M);
-      } else {
-        drow[i] = ce_bilinear (s00, s10, s01, s11, fx4, fy4);
+    /* Row 2q: source rows q-1, q, fy = 3/4; row 2q+1: q, q+1, 1/4. */
+    const uint32_t *a = s[k], *b = s[k + 1];
+    const int fy4 = k ? 1 : 3;
+    uint32_t o[4];
+    if (BPP == 4) {
+      uint32_t w3[4], w1[4];
+      ce_bilinear_weights (3, fy4, w3);
+      ce_bilinear_weights (1, fy4, w1);
+      o[0] = ce_bilinear4 (a[0], a[1], b[0], b[1], w3);
+      o[1] = ce_bilinear4 (a[1], a[2], b[1], b[2], w1);
+      o[2] = ce_bilinear4 (a[1], a[2], b[1], b[2], w3);
+      o[3] = ce_bilinear4 (a[2], a[3], b[2], b[3], w1);
+    } else {
+      o[0] = ce_bilinear (a[0], a[1], b[0], b[1], 3, fy4);
+      o[1] = ce_bilinear (a[1], a[2], b[1], b[2], 1, fy4);
+      o[2] = ce_bilinear (a[1], a[2], b[1], b[2], 3, fy4);
+      o[3] = ce_bilinear (a[2], a[3], b[2], b[3], 1, fy4);
+    }
+    uint8_t *d = dst + (size_t) j * dst_pitch + (size_t) 4 * t * BPP;
+    if (vec && ncols == 4) {
+      if (BPP == 4)
+        *(uint4 *) d = make_uint4 (o[0], o[1], o[2], o[3]);
+      else
+        *(uint32_t *) d = o[0] | o[1] << 8 | o[2] << 16 | o[3] << 24;
+    } else {
+      for (int c = 0; c < ncols; c++) {
+        if (BPP == 4)
+          ((uint32_t *) d)[c] = o[c];
+        else
+          d[c] = (uint8_t) o[c];
       }
     }
   }
 }
 
-/* The quad's thread, and the launch's end (ce_end_signal) once every
- * thread of the block is past its quad. */
+/* Whether every output row of @dst starts where a group's store may
+ * take it whole (16 bytes for RGBA, 4 for GRAY8). */
+static __host__ __device__ __forceinline__ int
+upscale2x_vec (const uint8_t * dst, size_t dst_pitch, int bytes_per_pixel)
+{
+  const size_t vec_bytes = bytes_per_pixel == 4 ? 16 : 4;
+  return (uintptr_t) dst % vec_bytes == 0 && dst_pitch % vec_bytes == 0;
+}
+
+/* The row pairs of output rows [r0, r1): from q_first, n_q of them. */
+static __host__ __device__ __forceinline__ void
+upscale2x_pairs (int r0, int r1, int *q_first, int *n_q)
+{
+  *q_first = r0 >> 1;
+  *n_q = ((r1 - 1) >> 1) - *q_first + 1;
+}
+
+/* Groups (t, q_first + ...), and the launch's end (ce_end_signal) once
+ * every thread of the block is past its group. */
 template < int BPP >
 static __global__ void
 upscale2x_kernel (const uint8_t * __restrict__ src, size_t src_pitch,
-    int W, int H, int row0, int row1, int b_first, int n_b,
-    uint8_t * __restrict__ dst, size_t dst_pitch, ce_kend end)
+    int W, int H, int row0, int row1, int q_first, int n_q,
+    uint8_t * __restrict__ dst, size_t dst_pitch, int vec, ce_kend end)
 {
-  upscale2x_quad < BPP > (src, src_pitch, W, H, row0, row1, b_first, n_b,
-      dst, dst_pitch);
+  const int t = blockIdx.x * blockDim.x + threadIdx.x;
+  const int u = blockIdx.y * blockDim.y + threadIdx.y;
+  if (2 * t < W && u < n_q)
+    upscale2x_group < BPP > (src, src_pitch, W, H, row0, row1, t,
+        q_first + u, dst, dst_pitch, vec != 0);
   ce_end_signal (end);
 }
 
@@ -2056,18 +2107,18 @@ ce_launch_upscale2x_via (const uint8_t * d_src, size_t src_pitch, int width,
       signal = NULL;
   }
 
-  /* A range of n output rows touches up to n / 2 + 1 quad rows (a quad
+  const int vec = upscale2x_vec (d_dst, dst_pitch, bytes_per_pixel);
+
+  /* A range of n output rows touches up to n / 2 + 1 row pairs (a pair
    * straddles each end): a block row to spare. */
   const dim3 block (UPSCALE_BX, UPSCALE_BY);
   return ce_launch_rows (row0, row1,
       CE_ROWS_PER_LAUNCH (2 * UPSCALE_BY) - 2 * UPSCALE_BY, "upscale2x",
       [&] (int r0, int r1) {
-        /* Quad row b covers output rows 2b+1, 2b+2: b = floor ((j-1) / 2). */
-        int b_first = (r0 - 1) >> 1;
-        int b_last = (r1 - 2) >> 1;
-        int n_b = b_last - b_first + 1;
-        dim3 grid (ce_ceil_div (width + 1, UPSCALE_BX),
-            ce_ceil_div (n_b, UPSCALE_BY));
+        int q_first, n_q;
+        upscale2x_pairs (r0, r1, &q_first, &n_q);
+        dim3 grid (ce_ceil_div ((width + 1) / 2, UPSCALE_BX),
+            ce_ceil_div (n_q, UPSCALE_BY));
         /* The signal goes with the launch that does all the rows. */
         ce_kend end = { NULL, NULL, 0 };
         if (signal && r0 == row0 && r1 == row1) {
@@ -2077,11 +2128,34 @@ ce_launch_upscale2x_via (const uint8_t * d_src, size_t src_pitch, int width,
           signal->armed = 1;
         }
         void *args[] = { &d_src, &src_pitch, &width, &height, &r0, &r1,
-          &b_first, &n_b, &d_dst, &dst_pitch, &end
+          &q_first, &n_q, &d_dst, &dst_pitch, (void *) &vec, &end
         };
         ce_launch_via (cache, bytes_per_pixel == 4
             ? (const void *) upscale2x_kernel < 4 >
             : (const void *) upscale2x_kernel < 1 >, grid, block, args,
             stream);
       });
+}
+
+/* The upscale kernel's threads run on the host (cudaedge-testing.h). */
+extern "C" int
+ce_upscale2x_host (const uint8_t * src, size_t src_pitch, int width,
+    int height, int bytes_per_pixel, int row0, int row1, uint8_t * dst,
+    size_t dst_pitch)
+{
+  if (!src || !dst || width < 1 || height < 1 || row0 < 0 || row0 >= row1
+      || row1 > 2 * height || (bytes_per_pixel != 1 && bytes_per_pixel != 4))
+    return -1;
+  const int vec = upscale2x_vec (dst, dst_pitch, bytes_per_pixel);
+  int q_first, n_q;
+  upscale2x_pairs (row0, row1, &q_first, &n_q);
+  for (int u = 0; u < n_q; u++)
+    for (int t = 0; 2 * t < width; t++)
+      if (bytes_per_pixel == 4)
+        upscale2x_group < 4 > (src, src_pitch, width, height, row0, row1, t,
+            q_first + u, dst, dst_pitch, vec != 0);
+      else
+        upscale2x_group < 1 > (src, src_pitch, width, height, row0, row1, t,
+            q_first + u, dst, dst_pitch, vec != 0);
+  return 0;
 }
