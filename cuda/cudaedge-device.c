@@ -59,7 +59,8 @@ struct ce_cuda_dev
 {
   ce_dev_slot slots[CE_CUDA_SLOTS];
   unsigned *h_flags, *d_counts;
-  int64_t signal_pixels;        /* the largest frame that signals its end */
+  /* The largest frames, in pixels in, that signal their end. */
+  int64_t signal_pixels, upscale_signal_pixels;
 };
 
 /* The slots' end signals: without them (no memory for them) every wait
@@ -92,6 +93,7 @@ dev_signals_init (ce_cuda_dev * dev)
     dev->slots[i].h_flag = dev->h_flags + i;
   }
   dev->signal_pixels = CE_CUDA_DEV_SIGNAL_PIXELS;
+  dev->upscale_signal_pixels = CE_CUDA_DEV_UPSCALE_SIGNAL_PIXELS;
 }
 
 static ce_status
@@ -220,10 +222,13 @@ dev_get_slot (ce_cuda_dev * dev, int slot, ce_dev_slot ** out)
 }
 
 void
-ce_cuda_dev_set_end_signals (ce_cuda_dev * dev, int64_t max_pixels)
+ce_cuda_dev_set_end_signals (ce_cuda_dev * dev, int64_t edge_pixels,
+    int64_t upscale_pixels)
 {
-  if (dev)
-    dev->signal_pixels = max_pixels;
+  if (dev) {
+    dev->signal_pixels = edge_pixels;
+    dev->upscale_signal_pixels = upscale_pixels;
+  }
 }
 
 void
@@ -249,14 +254,14 @@ dev_begin (ce_dev_slot * sl)
   return CE_STATUS_OK;
 }
 
-/* The signal of a launch that ends a frame of @pixels output pixels, if
- * the frame is to signal its end: not a timed frame, which is waited for
- * with its events. */
+/* The signal of a launch that ends a frame of @pixels pixels in, if the
+ * frame is to signal its end (at most @max_pixels): not a timed frame,
+ * which is waited for with its events. */
 static void
-dev_signal_prepare (ce_cuda_dev * dev, ce_dev_slot * sl, int64_t pixels,
+dev_signal_prepare (ce_dev_slot * sl, int64_t pixels, int64_t max_pixels,
     ce_launch_signal * signal)
 {
-  if (!sl->count || sl->timed || pixels > dev->signal_pixels)
+  if (!sl->count || sl->timed || pixels > max_pixels)
     return;
   if (++sl->seq == 0)
     sl->seq = 1;                /* the flag starts at 0 */
@@ -317,7 +322,7 @@ dev_edge_submit (ce_cuda_dev * dev, int slot, const ce_frame * src,
   }
   /* A frame downloaded here ends with its download, after the kernel. */
   if (!h_dst)
-    dev_signal_prepare (dev, sl, (int64_t) w * h, &signal);
+    dev_signal_prepare (sl, (int64_t) w * h, dev->signal_pixels, &signal);
   status = ce_launch_edge_fused_fill (d_luma, luma_pitch, w, h, 0, h,
       &consts, d_dst, d_pitch, d_fill, fill_bytes, fill_value, sl->launches,
       signal.count ? &signal : NULL, sl->stream);
@@ -375,8 +380,8 @@ ce_cuda_dev_upscale2x_submit (ce_cuda_dev * dev, int slot,
   if ((status = dev_get_slot (dev, slot, &sl)) != CE_STATUS_OK ||
       (status = dev_begin (sl)) != CE_STATUS_OK)
     return status;
-  if (width > 0 && height > 0 && (int64_t) width * height <= INT64_MAX / 4)
-    dev_signal_prepare (dev, sl, (int64_t) 4 * width * height, &signal);
+  dev_signal_prepare (sl, (int64_t) width * height,
+      dev->upscale_signal_pixels, &signal);
   status = ce_launch_upscale2x_via (d_src, src_pitch, width, height,
       bytes_per_pixel, 0, 2 * height, d_dst, dst_pitch, sl->launches,
       signal.count ? &signal : NULL, sl->stream);

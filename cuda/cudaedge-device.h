@@ -60,18 +60,21 @@ ce_status ce_cuda_dev_edge_fill_submit (ce_cuda_dev * dev, int slot,
  * until set otherwise. */
 void ce_cuda_dev_set_timing (ce_cuda_dev * dev, int slot, int timing);
 
-/* Frames of at most @max_pixels output pixels (an upscale's output has
- * four times its input's) submitted from now on, without a download and
- * not timed, signal their end in memory, so that their wait costs no
- * CUDA call once they are done; their kernel then ends with a barrier
- * and an atomic in every block.  The default,
- * CE_CUDA_DEV_SIGNAL_PIXELS, takes the frames whose rate the host's work
- * per frame bounds, not the kernel (PERFORMANCE.md, "Frame ends
- * signalled in memory"); 0 takes none (the kernel alone, as a
- * benchmark's ceiling needs it).  Without the memory for the signals
- * (ce_cuda_dev_new could not allocate it) no frame signals. */
+/* Edge frames of at most @edge_pixels pixels and upscales of at most
+ * @upscale_pixels pixels in, submitted from now on without a download
+ * and not timed, signal their end in memory, so that their wait costs no
+ * CUDA call once they are done; their kernel then ends with a barrier and
+ * an atomic in every block.  The defaults, CE_CUDA_DEV_SIGNAL_PIXELS and
+ * CE_CUDA_DEV_UPSCALE_SIGNAL_PIXELS, take the frames whose rate the
+ * host's work per frame bounds, not the kernel: the sizes where the
+ * signal measured faster (PERFORMANCE.md, "Frame ends signalled in
+ * memory"); 0 takes none (the kernel alone, as a benchmark's ceiling
+ * needs it).  Without the memory for the signals (ce_cuda_dev_new could
+ * not allocate it) no frame signals. */
 #define CE_CUDA_DEV_SIGNAL_PIXELS ((int64_t) 1 << 21)
-void ce_cuda_dev_set_end_signals (ce_cuda_dev * dev, int64_t max_pixels);
+#define CE_CUDA_DEV_UPSCALE_SIGNAL_PIXELS ((int64_t) 1 << 20)
+void ce_cuda_dev_set_end_signals (ce_cuda_dev * dev, int64_t edge_pixels,
+    int64_t upscale_pixels);
 
 /* Waits for everything queued on @slot since the last wait.  For a
  * frame that has signalled its end (ce_cuda_dev_set_end_signals) it

@@ -1933,6 +1933,13 @@ ce_fused_layout_errors (int W, int H, int row0, int row1, int blur,
  */
 #define UPSCALE_BX 32
 #define UPSCALE_BY 8
+/* Blocks per multiprocessor a launch has at most: a larger frame's
+ * blocks loop over row pairs instead, so that the blocks' ends (a
+ * barrier, and a fence and an atomic where the launch signals its end)
+ * do not grow with the frame (PERFORMANCE.md). */
+#ifndef UPSCALE_BLOCKS_PER_SM
+#define UPSCALE_BLOCKS_PER_SM 8
+#endif
 
 /* Weights for fx, fy in quarters, in 1/256, as ce_bilinear's. */
 static __host__ __device__ __forceinline__ void
@@ -2047,8 +2054,9 @@ upscale2x_pairs (int r0, int r1, int *q_first, int *n_q)
   *n_q = ((r1 - 1) >> 1) - *q_first + 1;
 }
 
-/* Groups (t, q_first + ...), and the launch's end (ce_end_signal) once
- * every thread of the block is past its group. */
+/* Groups (t, q_first + u): a block row of the grid takes the row pairs
+ * u, u + the grid's height in pairs, and so on; then the launch's end
+ * (ce_end_signal) once every thread of the block is past its groups. */
 template < int BPP >
 static __global__ void
 upscale2x_kernel (const uint8_t * __restrict__ src, size_t src_pitch,
@@ -2056,10 +2064,11 @@ upscale2x_kernel (const uint8_t * __restrict__ src, size_t src_pitch,
     uint8_t * __restrict__ dst, size_t dst_pitch, int vec, ce_kend end)
 {
   const int t = blockIdx.x * blockDim.x + threadIdx.x;
-  const int u = blockIdx.y * blockDim.y + threadIdx.y;
-  if (2 * t < W && u < n_q)
-    upscale2x_group < BPP > (src, src_pitch, W, H, row0, row1, t,
-        q_first + u, dst, dst_pitch, vec != 0);
+  if (2 * t < W)
+    for (int u = blockIdx.y * blockDim.y + threadIdx.y; u < n_q;
+        u += gridDim.y * blockDim.y)
+      upscale2x_group < BPP > (src, src_pitch, W, H, row0, row1, t,
+          q_first + u, dst, dst_pitch, vec != 0);
   ce_end_signal (end);
 }
 
@@ -2108,6 +2117,8 @@ ce_launch_upscale2x_via (const uint8_t * d_src, size_t src_pitch, int width,
   }
 
   const int vec = upscale2x_vec (d_dst, dst_pitch, bytes_per_pixel);
+  const long long max_blocks = (long long) UPSCALE_BLOCKS_PER_SM
+      * (fused_resident_warps () / (FUSED_MIN_BLOCKS * FUSED_WARPS));
 
   /* A range of n output rows touches up to n / 2 + 1 row pairs (a pair
    * straddles each end): a block row to spare. */
@@ -2117,8 +2128,12 @@ ce_launch_upscale2x_via (const uint8_t * d_src, size_t src_pitch, int width,
       [&] (int r0, int r1) {
         int q_first, n_q;
         upscale2x_pairs (r0, r1, &q_first, &n_q);
-        dim3 grid (ce_ceil_div ((width + 1) / 2, UPSCALE_BX),
-            ce_ceil_div (n_q, UPSCALE_BY));
+        /* As many block rows as a whole number of passes over the row
+         * pairs needs, within max_blocks. */
+        const long long gx = ce_ceil_div ((width + 1) / 2, UPSCALE_BX);
+        const long long gy = ce_ceil_div (n_q, UPSCALE_BY);
+        const long long passes = ce_ceil_div (gy, max (max_blocks / gx, 1LL));
+        dim3 grid ((unsigned) gx, (unsigned) ce_ceil_div (gy, passes));
         /* The signal goes with the launch that does all the rows. */
         ce_kend end = { NULL, NULL, 0 };
         if (signal && r0 == row0 && r1 == row1) {

@@ -857,7 +857,7 @@ measure_kernel (GstCudaContext * ctx, input_set * in, int frames)
   CE_CK (ce_cuda_dev_new (&dev));
   /* The kernel as it is: without the end signal the element's frames
    * carry (cudaedge-device.h), which these waits would not use. */
-  ce_cuda_dev_set_end_signals (dev, 0);
+  ce_cuda_dev_set_end_signals (dev, 0, 0);
   /* GRAY8 W x H, or RGBA 2W x 2H. */
   for (i = 0; i < CE_CUDA_SLOTS; i++)
     CK (cudaMallocPitch ((void **) &d_out[i], &pitch[i],

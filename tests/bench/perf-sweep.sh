@@ -13,6 +13,9 @@
 #                       with two GPUs or more, the same counts at 1080p and
 #                       4K on one GPU and spread over all of them
 #   OUTDIR/cudamem.csv  cudamem-bench (GStreamer CUDA memory), every size
+#   OUTDIR/upscale.csv  cudaupscale: element-bench RGBA in system memory at
+#                       1080p and 4K, cudamem-bench --element cudaupscale
+#                       up to 4K (its output is four times the input)
 #   OUTDIR/*.txt        the printed tables, which also go to stdout
 # A program that was not built (cudamem-bench needs gstreamer-cuda-1.0) or
 # finds no GPU (exit 77) is skipped with a message.  Then:
@@ -24,6 +27,8 @@
 set -uo pipefail
 
 SIZES="640x480 1280x720 1920x1080 2560x1440 3840x2160 4096x4096 7680x4320"
+UPSCALE_SIZES="640x480 1280x720 1920x1080 2560x1440 3840x2160"
+UPSCALE_SYSTEM_SIZES="1920x1080 3840x2160"
 PIPELINES_SIZE=1920x1080
 PIPELINES=1,2,4,8
 KERNEL_RUNS=30          # cudaedge-bench timed runs per row (default 50)
@@ -79,7 +84,8 @@ step() {
 }
 
 rm -f "$OUT/kernel.csv" "$OUT/element.csv" "$OUT/cudamem.csv" \
-  "$OUT/kernel.txt" "$OUT/element.txt" "$OUT/cudamem.txt"
+  "$OUT/upscale.csv" "$OUT/kernel.txt" "$OUT/element.txt" \
+  "$OUT/cudamem.txt" "$OUT/upscale.txt"
 echo "perf-sweep: build $BUILD, output $OUT"
 echo "perf-sweep: sizes $SIZES"
 command -v nvidia-smi >/dev/null &&
@@ -128,9 +134,22 @@ step "cudamem-bench" cudamem.txt 150 cudamem-bench "${size_args[@]}" \
   --runs "$CUDAMEM_RUNS" ${system_fps:+--system-fps "$system_fps"} \
   --csv "$OUT/cudamem.csv"
 
+# cudaupscale: on system memory (its link) and on CUDA memory (its
+# kernel alone).
+up_sys_args=()
+for s in $UPSCALE_SYSTEM_SIZES; do up_sys_args+=(--size "$s"); done
+up_args=()
+for s in $UPSCALE_SIZES; do up_args+=(--size "$s"); done
+step "element-bench cudaupscale" upscale.txt 150 element-bench \
+  "${up_sys_args[@]}" --element cudaupscale --format RGBA --backend cuda \
+  --runs "$ELEMENT_RUNS" --csv "$OUT/upscale.csv"
+step "cudamem-bench cudaupscale" upscale.txt 150 cudamem-bench \
+  --element cudaupscale "${up_args[@]}" --runs "$CUDAMEM_RUNS" \
+  --csv "$OUT/upscale.csv"
+
 echo
 echo "perf-sweep: $((SECONDS - t_start)) s in all; CSV files:"
-for f in kernel element cudamem; do
+for f in kernel element cudamem upscale; do
   if [ -s "$OUT/$f.csv" ]; then
     echo "  $OUT/$f.csv ($(($(wc -l <"$OUT/$f.csv") - 1)) rows)"
   else

@@ -670,7 +670,7 @@ test_edge_frame_ends_signalled (void)
     ce_cuda_dev_set_timing (dev, slot, timed);
     ce_cuda_dev_set_end_signals (dev, off ? 0 : big || (signals
             && (gint64) w * h <= CE_CUDA_DEV_SIGNAL_PIXELS) ?
-        CE_CUDA_DEV_SIGNAL_PIXELS : G_MAXINT64);
+        CE_CUDA_DEV_SIGNAL_PIXELS : G_MAXINT64, 0);
     if (download) {
       if (!CUDA_OK (cudaMallocHost ((void **) &h_dst, (gsize) w * h)))
         goto next;
@@ -752,9 +752,10 @@ test_edge_frame_ends_signalled (void)
  * last blocks) and then all of it are read back on the legacy stream and
  * compared with the CPU reference, and the wait is answered by the
  * signal.  Both pixel sizes, odd sizes, unaligned pitches, frames on
- * every slot, a frame past the default limit with the limit raised.  A
- * frame of two launches and a timed one (both with no size limit), one
- * past the default limit and one with signals off do not signal. */
+ * every slot, the largest frame within the default limit, a 4K frame
+ * with the limit raised.  A frame of two launches and a timed one (both
+ * with no size limit), the smallest past the default limit and one with
+ * signals off do not signal. */
 static void
 test_upscale_frame_ends_signalled (void)
 {
@@ -764,8 +765,9 @@ test_upscale_frame_ends_signalled (void)
     gboolean aligned;
   } frames[] = {
     {641, 481, 4, TRUE}, {613, 611, 1, FALSE}, {1, 1, 4, TRUE},
-    {1, 1, 1, FALSE}, {320, 240, 4, TRUE}, {724, 724, 4, TRUE},
-    {1023, 511, 1, FALSE}, {1920, 1080, 4, TRUE}, {641, 481, 4, TRUE},
+    {1, 1, 1, FALSE}, {320, 240, 4, TRUE}, {1024, 1024, 4, TRUE},
+    {1023, 511, 1, FALSE}, {1920, 1080, 4, TRUE}, {3840, 2160, 4, TRUE},
+    {641, 481, 4, TRUE},
   };
   const int n_frames = G_N_ELEMENTS (frames);
   ce_cuda_dev *dev = NULL;
@@ -782,13 +784,13 @@ test_upscale_frame_ends_signalled (void)
     ce_cuda_dev_set_timing (dev, slot, 0);
 
   /* Past the list: two launches, timed (both with no size limit), past
-   * the default limit (4 x 725 x 725 output pixels), signals off. */
+   * the default limit (1025 x 1024 pixels in), signals off. */
   for (k = 0; k < n_frames + 4 && !g_test_failed (); k++) {
     const gboolean tall = k == n_frames, timed = k == n_frames + 1;
     const gboolean big = k == n_frames + 2, off = k == n_frames + 3;
     const gboolean signals = k < n_frames;
-    const int w = signals ? frames[k].w : tall ? 3 : big ? 725 : 641;
-    const int h = signals ? frames[k].h : tall ? ROWS_PAST_16 : big ? 725
+    const int w = signals ? frames[k].w : tall ? 3 : big ? 1025 : 641;
+    const int h = signals ? frames[k].h : tall ? ROWS_PAST_16 : big ? 1024
         : 481;
     const int bpp = signals ? frames[k].bpp : tall ? 1 : 4;
     const gboolean aligned = signals ? frames[k].aligned : bpp == 4;
@@ -816,9 +818,9 @@ test_upscale_frame_ends_signalled (void)
         || !CUDA_OK (cudaDeviceSynchronize ()))
       goto next;
     ce_cuda_dev_set_timing (dev, slot, timed);
-    ce_cuda_dev_set_end_signals (dev, off ? 0 : big || (signals
-            && (gint64) 4 * w * h <= CE_CUDA_DEV_SIGNAL_PIXELS) ?
-        CE_CUDA_DEV_SIGNAL_PIXELS : G_MAXINT64);
+    ce_cuda_dev_set_end_signals (dev, 0, off ? 0 : big || (signals
+            && (gint64) w * h <= CE_CUDA_DEV_UPSCALE_SIGNAL_PIXELS) ?
+        CE_CUDA_DEV_UPSCALE_SIGNAL_PIXELS : G_MAXINT64);
     ce_assert_status (ce_cuda_dev_upscale2x_submit (dev, slot, d_src,
             in_pitch, w, h, bpp, d_out, out_pitch), CE_STATUS_OK);
     if (g_test_failed ())
