@@ -83,6 +83,10 @@ Variant names the plots use:
   cudamem-bench   "kernel alone", "pipeline alone", "d2h alone",
                   "cudaedge GRAY8/system",
                   "cudaedge NV12/CUDAMemory"
+The element plot draws cudaedge's rows only; a sweep's cudaupscale rows
+(element-bench "cudaupscale backend=cuda" and its RGBA "link ceiling",
+cudamem-bench "upscale kernel alone" and "cudaupscale RGBA/CUDAMemory")
+are left out of it.
 """
 
 import csv
@@ -259,11 +263,13 @@ def plot_element_fps(rows, path):
     cm = by(rows, "cudamem-bench")
     kb = by(rows, "cudaedge-bench")
 
-    # measured: system memory
+    # measured: system memory (cudaedge's rows: a sweep also measures
+    # cudaupscale, whose frames move other bytes)
     groups = defaultdict(list)
     for r in el:
-        if r.variant != "identity" and "link" not in r.variant:
+        if r.variant.startswith("cudaedge"):
             groups[(r.variant, r.format)].append(r)
+    formats = set(fmt for _, fmt in groups)
     for (variant, fmt), rs in sorted(groups.items()):
         pts = series(rs, fps_of)
         if plot_line(ax, pts, "system memory: %s, %s in (element-bench)"
@@ -292,7 +298,7 @@ def plot_element_fps(rows, path):
     # ceilings: the link (element-bench; else cudaedge-bench's copies)
     link = defaultdict(list)
     for r in el:
-        if r.variant == "link ceiling":
+        if r.variant == "link ceiling" and r.format in formats:
             bpp = round(r.bytes / (r.w * r.h), 2) if r.bytes else None
             link[(r.format, bpp)].append(r)
     for (fmt, bpp), rs in sorted(link.items(), key=lambda kv: str(kv[0])):
