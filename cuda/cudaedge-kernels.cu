@@ -1933,10 +1933,12 @@ ce_fused_layout_errors (int W, int H, int row0, int row1, int blur,
  */
 #define UPSCALE_BX 32
 #define UPSCALE_BY 8
-/* Blocks per multiprocessor a launch has at most: a larger frame's
- * blocks loop over row pairs instead, so that the blocks' ends (a
- * barrier, and a fence and an atomic where the launch signals its end)
- * do not grow with the frame (PERFORMANCE.md). */
+/* Blocks per multiprocessor a launch aims at: a larger frame's block
+ * rows loop over row pairs instead, so that the blocks' ends (a barrier,
+ * and a fence and an atomic where the launch signals its end) do not
+ * grow with the frame's height (PERFORMANCE.md).  A frame so wide that
+ * one row of blocks has more (about 67,000 pixels on an H200) gets that
+ * one row. */
 #ifndef UPSCALE_BLOCKS_PER_SM
 #define UPSCALE_BLOCKS_PER_SM 8
 #endif
@@ -2054,41 +2056,59 @@ upscale2x_pairs (int r0, int r1, int *q_first, int *n_q)
   *n_q = ((r1 - 1) >> 1) - *q_first + 1;
 }
 
-/* Groups (t, q_first + u): a block row of the grid takes the row pairs
- * u, u + the grid's height in pairs, and so on; then the launch's end
- * (ce_end_signal) once every thread of the block is past its groups. */
+/* The grid of a launch over @n_q row pairs of a @width wide source:
+ * every column of groups, and as many block rows as a whole number of
+ * passes over the row pairs needs within @max_blocks blocks (one block
+ * row when a row of blocks alone has more). */
+static dim3
+upscale2x_grid (int width, int n_q, long long max_blocks)
+{
+  const long long gx = ce_ceil_div ((width + 1) / 2, UPSCALE_BX);
+  const long long gy = ce_ceil_div (n_q, UPSCALE_BY);
+  const long long passes = ce_ceil_div (gy, max (max_blocks / gx, 1LL));
+  return dim3 ((unsigned) gx, (unsigned) ce_ceil_div (gy, passes));
+}
+
+/* Thread (tx, ty) of block (bx, by) of a grid @gdy blocks tall: groups
+ * (t, q_first + u), its block row taking the row pairs u, u + the grid's
+ * height in pairs, and so on. */
+template < int BPP >
+static __host__ __device__ __forceinline__ void
+upscale2x_thread (unsigned bx, unsigned by, unsigned tx, unsigned ty,
+    unsigned gdy, const uint8_t * __restrict__ src, size_t src_pitch,
+    int W, int H, int row0, int row1, int q_first, int n_q,
+    uint8_t * __restrict__ dst, size_t dst_pitch, bool vec)
+{
+  const int t = (int) (bx * UPSCALE_BX + tx);
+  if (2 * t < W)
+    for (int u = (int) (by * UPSCALE_BY + ty); u < n_q;
+        u += (int) gdy * UPSCALE_BY)
+      upscale2x_group < BPP > (src, src_pitch, W, H, row0, row1, t,
+          q_first + u, dst, dst_pitch, vec);
+}
+
+/* Its threads, then the launch's end (ce_end_signal) once every thread of
+ * the block is past its groups. */
 template < int BPP >
 static __global__ void
 upscale2x_kernel (const uint8_t * __restrict__ src, size_t src_pitch,
     int W, int H, int row0, int row1, int q_first, int n_q,
     uint8_t * __restrict__ dst, size_t dst_pitch, int vec, ce_kend end)
 {
-  const int t = blockIdx.x * blockDim.x + threadIdx.x;
-  if (2 * t < W)
-    for (int u = blockIdx.y * blockDim.y + threadIdx.y; u < n_q;
-        u += gridDim.y * blockDim.y)
-      upscale2x_group < BPP > (src, src_pitch, W, H, row0, row1, t,
-          q_first + u, dst, dst_pitch, vec != 0);
+  upscale2x_thread < BPP > (blockIdx.x, blockIdx.y, threadIdx.x,
+      threadIdx.y, gridDim.y, src, src_pitch, W, H, row0, row1, q_first,
+      n_q, dst, dst_pitch, vec != 0);
   ce_end_signal (end);
 }
 
-extern "C" ce_status
-ce_launch_upscale2x (const uint8_t * d_src, size_t src_pitch, int width,
-    int height, int bytes_per_pixel, int row0, int row1, uint8_t * d_dst,
-    size_t dst_pitch, cudaStream_t stream)
+/* The arguments ce_launch_upscale2x_via takes (and the host run). */
+static ce_status
+upscale2x_check (const uint8_t * src, size_t src_pitch, int width,
+    int height, int bytes_per_pixel, int row0, int row1, const uint8_t * dst,
+    size_t dst_pitch)
 {
-  return ce_launch_upscale2x_via (d_src, src_pitch, width, height,
-      bytes_per_pixel, row0, row1, d_dst, dst_pitch, NULL, NULL, stream);
-}
-
-extern "C" ce_status
-ce_launch_upscale2x_via (const uint8_t * d_src, size_t src_pitch, int width,
-    int height, int bytes_per_pixel, int row0, int row1, uint8_t * d_dst,
-    size_t dst_pitch, ce_launch_cache * cache, ce_launch_signal * signal,
-    cudaStream_t stream)
-{
-  CE_CHECK (ce_check_pointer (d_src, "d_src"));
-  CE_CHECK (ce_check_pointer (d_dst, "d_dst"));
+  CE_CHECK (ce_check_pointer (src, "d_src"));
+  CE_CHECK (ce_check_pointer (dst, "d_dst"));
   CE_CHECK (ce_check_size (width, height));
   if (bytes_per_pixel != 1 && bytes_per_pixel != 4) {
     ce_set_error ("bytes_per_pixel must be 1 or 4 (got %d)",
@@ -2107,9 +2127,29 @@ ce_launch_upscale2x_via (const uint8_t * d_src, size_t src_pitch, int width,
   if (bytes_per_pixel == 4) {
     CE_CHECK (ce_check_multiple (src_pitch, 4, "src_pitch"));
     CE_CHECK (ce_check_multiple (dst_pitch, 4, "dst_pitch"));
-    CE_CHECK (ce_check_aligned (d_src, 4, "d_src"));
-    CE_CHECK (ce_check_aligned (d_dst, 4, "d_dst"));
+    CE_CHECK (ce_check_aligned (src, 4, "d_src"));
+    CE_CHECK (ce_check_aligned (dst, 4, "d_dst"));
   }
+  return CE_STATUS_OK;
+}
+
+extern "C" ce_status
+ce_launch_upscale2x (const uint8_t * d_src, size_t src_pitch, int width,
+    int height, int bytes_per_pixel, int row0, int row1, uint8_t * d_dst,
+    size_t dst_pitch, cudaStream_t stream)
+{
+  return ce_launch_upscale2x_via (d_src, src_pitch, width, height,
+      bytes_per_pixel, row0, row1, d_dst, dst_pitch, NULL, NULL, stream);
+}
+
+extern "C" ce_status
+ce_launch_upscale2x_via (const uint8_t * d_src, size_t src_pitch, int width,
+    int height, int bytes_per_pixel, int row0, int row1, uint8_t * d_dst,
+    size_t dst_pitch, ce_launch_cache * cache, ce_launch_signal * signal,
+    cudaStream_t stream)
+{
+  CE_CHECK (upscale2x_check (d_src, src_pitch, width, height,
+          bytes_per_pixel, row0, row1, d_dst, dst_pitch));
   if (signal) {
     signal->armed = 0;
     if (!signal->count || !signal->flag)
@@ -2128,12 +2168,7 @@ ce_launch_upscale2x_via (const uint8_t * d_src, size_t src_pitch, int width,
       [&] (int r0, int r1) {
         int q_first, n_q;
         upscale2x_pairs (r0, r1, &q_first, &n_q);
-        /* As many block rows as a whole number of passes over the row
-         * pairs needs, within max_blocks. */
-        const long long gx = ce_ceil_div ((width + 1) / 2, UPSCALE_BX);
-        const long long gy = ce_ceil_div (n_q, UPSCALE_BY);
-        const long long passes = ce_ceil_div (gy, max (max_blocks / gx, 1LL));
-        dim3 grid ((unsigned) gx, (unsigned) ce_ceil_div (gy, passes));
+        const dim3 grid = upscale2x_grid (width, n_q, max_blocks);
         /* The signal goes with the launch that does all the rows. */
         ce_kend end = { NULL, NULL, 0 };
         if (signal && r0 == row0 && r1 == row1) {
@@ -2156,21 +2191,28 @@ ce_launch_upscale2x_via (const uint8_t * d_src, size_t src_pitch, int width,
 extern "C" int
 ce_upscale2x_host (const uint8_t * src, size_t src_pitch, int width,
     int height, int bytes_per_pixel, int row0, int row1, uint8_t * dst,
-    size_t dst_pitch)
+    size_t dst_pitch, int max_blocks, int *stores_whole)
 {
-  if (!src || !dst || width < 1 || height < 1 || row0 < 0 || row0 >= row1
-      || row1 > 2 * height || (bytes_per_pixel != 1 && bytes_per_pixel != 4))
+  if (max_blocks < 1 || upscale2x_check (src, src_pitch, width, height,
+          bytes_per_pixel, row0, row1, dst, dst_pitch) != CE_STATUS_OK)
     return -1;
   const int vec = upscale2x_vec (dst, dst_pitch, bytes_per_pixel);
   int q_first, n_q;
   upscale2x_pairs (row0, row1, &q_first, &n_q);
-  for (int u = 0; u < n_q; u++)
-    for (int t = 0; 2 * t < width; t++)
-      if (bytes_per_pixel == 4)
-        upscale2x_group < 4 > (src, src_pitch, width, height, row0, row1, t,
-            q_first + u, dst, dst_pitch, vec != 0);
-      else
-        upscale2x_group < 1 > (src, src_pitch, width, height, row0, row1, t,
-            q_first + u, dst, dst_pitch, vec != 0);
+  const dim3 grid = upscale2x_grid (width, n_q, max_blocks);
+  for (unsigned by = 0; by < grid.y; by++)
+    for (unsigned bx = 0; bx < grid.x; bx++)
+      for (unsigned ty = 0; ty < UPSCALE_BY; ty++)
+        for (unsigned tx = 0; tx < UPSCALE_BX; tx++)
+          if (bytes_per_pixel == 4)
+            upscale2x_thread < 4 > (bx, by, tx, ty, grid.y, src, src_pitch,
+                width, height, row0, row1, q_first, n_q, dst, dst_pitch,
+                vec != 0);
+          else
+            upscale2x_thread < 1 > (bx, by, tx, ty, grid.y, src, src_pitch,
+                width, height, row0, row1, q_first, n_q, dst, dst_pitch,
+                vec != 0);
+  if (stores_whole)
+    *stores_whole = vec;
   return 0;
 }

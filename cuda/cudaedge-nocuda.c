@@ -243,8 +243,10 @@ ce_fused_layout_errors (int width, int height, int row0, int row1, int blur,
 int
 ce_upscale2x_host (const uint8_t * src, size_t src_pitch, int width,
     int height, int bytes_per_pixel, int row0, int row1, uint8_t * dst,
-    size_t dst_pitch)
+    size_t dst_pitch, int max_blocks, int *stores_whole)
 {
+  (void) max_blocks;
+  (void) stores_whole;
   (void) src;
   (void) src_pitch;
   (void) width;

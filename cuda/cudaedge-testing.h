@@ -45,13 +45,16 @@ int ce_fused_layout_errors (int width, int height, int row0, int row1,
 
 /* Output rows [row0, row1) of the 2x upscale of @src into @dst, made by
  * the upscale kernel's own per-thread code run on the host over every
- * thread of the launch (the stores whole where @dst and @dst_pitch allow
- * them, as on the GPU), so that its arithmetic and indexing can be
- * checked without a GPU.  0 done; -1 on bad arguments or when the core
- * is built without CUDA. */
+ * thread of the grid one launch would have on a GPU that allows
+ * @max_blocks blocks (8 per multiprocessor: 1056 on an H200; fewer make
+ * the block rows loop more), with the launcher's argument checks; the
+ * stores are whole where @dst and @dst_pitch allow them, as on the GPU,
+ * and @stores_whole (may be NULL) tells whether they were.  So the
+ * kernel's arithmetic and indexing can be checked without a GPU.  0
+ * done; -1 on bad arguments or when the core is built without CUDA. */
 int ce_upscale2x_host (const uint8_t * src, size_t src_pitch, int width,
     int height, int bytes_per_pixel, int row0, int row1, uint8_t * dst,
-    size_t dst_pitch);
+    size_t dst_pitch, int max_blocks, int *stores_whole);
 
 /* The rows one block of the fused short kernel takes: a launch of it
  * covers at most CE_GRID_Y_MAX times as many.  0 without CUDA. */

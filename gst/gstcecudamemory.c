@@ -467,8 +467,9 @@ gst_ce_cuda_memory_submit (GstCeBaseFilter * self, gint slot, guint64 frame,
 
 /* GStreamer 1.22 has no CUDA stream of its own to hand on: a buffer
  * leaves the element only after this wait on the element's stream (for
- * a frame of up to 2 Mpx that is done, a read of the end its kernel
- * signalled in host memory: cudaedge-device.h). */
+ * a done edge frame of up to 2 Mpx, or upscale of up to 1 Mpx in, a
+ * read of the end its kernel signalled in host memory:
+ * cudaedge-device.h). */
 ce_status
 gst_ce_cuda_memory_wait (gpointer data, gint slot, ce_timing * timing)
 {

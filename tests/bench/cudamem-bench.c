@@ -63,7 +63,8 @@
  * appsrc ! cudaupscale backend=cuda ! capsfilter (RGBA in CUDA memory,
  * 2W x 2H) ! fakesink, the one output mode RGBA/CUDAMemory.  It writes
  * four output pixels per input pixel, so by default it runs a quarter
- * of cudaedge's frames at the same input size.
+ * of the frames cudaedge's scaling by size gives (before the common
+ * cap: small frames get the same count).
  * Two checks that the element really works in the context it was given:
  * after every run, a CONTEXT query on the element must return that
  * context; and, before the sizes, a frame of a second GstCudaContext must
@@ -238,7 +239,8 @@ usage (FILE * f)
       "                      and 3840x2160)\n"
       "  --frames N          timed frames per run (default %d at 1080p,\n"
       "                      scaled down by pixel count for larger frames;\n"
-      "                      a quarter of that for cudaupscale)\n"
+      "                      a quarter of that, within the same cap, for\n"
+      "                      cudaupscale)\n"
       "  --warmup N          frames before timing starts (default %d)\n"
       "  --runs N            runs per pipeline; median and spread are shown\n"
       "                      (default %d)\n"
@@ -1199,12 +1201,22 @@ run_element (GstCudaContext * ctx, input_set * in, int mode,
         mode_name[mode] : "element-less");
   for (i = 0; i < total; i++) {
     /* Refill from QUEUE_LOW to QUEUE_HIGH: the queue never runs dry
-     * while the pusher sleeps, and holds few copies of each frame. */
+     * while the pusher sleeps, and holds few copies of each frame.  A
+     * pipeline that stops taking frames without an error ends the run
+     * as a missing EOS would. */
     if (opt.queue == 0 && gst_app_src_get_current_level_buffers (GST_APP_SRC
-            (p.appsrc)) >= QUEUE_HIGH)
+            (p.appsrc)) >= QUEUE_HIGH) {
+      gint64 until = g_get_monotonic_time () + EOS_TIMEOUT / GST_USECOND;
+
       while (gst_app_src_get_current_level_buffers (GST_APP_SRC (p.appsrc))
-          > QUEUE_LOW)
+          > QUEUE_LOW) {
+        if (g_get_monotonic_time () > until)
+          die ("appsrc took no frame within %d s (fakesink saw %"
+              G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " buffers)",
+              (int) (EOS_TIMEOUT / GST_SECOND), pd.count, total);
         g_usleep (QUEUE_POLL_US);
+      }
+    }
     push (p.appsrc, gst_buffer_copy (in->bufs[i % in->n_bufs]), i);
   }
   if (gst_app_src_end_of_stream (GST_APP_SRC (p.appsrc)) != GST_FLOW_OK)

@@ -746,10 +746,11 @@ test_edge_frame_ends_signalled (void)
   ce_cuda_dev_free (dev);
 }
 
-/* The same for upscales: an upscale that is not timed and whose output
+/* The same for upscales: an upscale that is not timed and whose input
  * is within the limit signals its end in memory; as soon as the slot
- * shows it, the last 4 KiB of the output (its last row, from the grid's
- * last blocks) and then all of it are read back on the legacy stream and
+ * shows it, the last 4 KiB of the output (its last row, written in the
+ * grid's last pass over the row pairs) and then all of it are read back
+ * on the legacy stream and
  * compared with the CPU reference, and the wait is answered by the
  * signal.  Both pixel sizes, odd sizes, unaligned pitches, frames on
  * every slot, the largest frame within the default limit, a 4K frame
