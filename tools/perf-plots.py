@@ -15,6 +15,9 @@ OUTDIR:
                      fused variant, beside the device-to-device copy
   pipelines-fps.svg  frames per second of N pipelines at once, all
                      together, against N, with the link ceiling
+  upscale-fps.svg    cudaupscale's frame rate against the input frame
+                     size: system memory beside its link, CUDA memory
+                     beside the upscale kernel alone
 
 A plot whose rows are missing is skipped with a message.  Rows measured
 more than once (files appended by several runs) are combined by their
@@ -86,7 +89,7 @@ Variant names the plots use:
 The element plot draws cudaedge's rows only; a sweep's cudaupscale rows
 (element-bench "cudaupscale backend=cuda" and its RGBA "link ceiling",
 cudamem-bench "upscale kernel alone" and "cudaupscale RGBA/CUDAMemory")
-are left out of it.
+have a plot of their own.
 """
 
 import csv
@@ -377,6 +380,49 @@ def plot_kernel_gbps(rows, path):
     return True
 
 
+def plot_upscale_fps(rows, path):
+    """(d) cudaupscale's fps against the input frame size: on system memory
+    beside its link, on CUDA memory beside its kernel alone."""
+    el = by(rows, "element-bench", lambda r: r.parallel == 1)
+    cm = by(rows, "cudamem-bench")
+    lines = (
+        ([r for r in el if r.variant.startswith("cudaupscale")],
+         "system memory: cudaupscale, RGBA in (element-bench)",
+         dict(marker="o", linewidth=2)),
+        ([r for r in cm if r.variant.startswith("cudaupscale")],
+         "CUDA memory: cudaupscale, RGBA in and out (cudamem-bench)",
+         dict(marker="s", linewidth=2)),
+        ([r for r in el if r.variant == "link ceiling" and r.format == "RGBA"],
+         "link ceiling: H2D + D2H overlapped, RGBA in, 4x out "
+         "(element-bench)", dict(linestyle="--", color="black")),
+        ([r for r in cm if r.variant == "upscale kernel alone"],
+         "kernel ceiling: the upscale kernel alone on RGBA in CUDA memory "
+         "(cudamem-bench)", dict(linestyle=":", color="tab:red",
+                                 linewidth=2)),
+    )
+    if not lines[0][0] and not lines[1][0]:
+        warn("%s: skipped: no cudaupscale rows (perf-sweep.sh's upscale.csv)"
+             % path)
+        return False
+    fig, ax = plt.subplots(figsize=(9, 6))
+    sizes = []
+    for rs, label, kw in lines:
+        pts = series(rs, fps_of)
+        if plot_line(ax, pts, label, **kw):
+            sizes += [(w, h) for w, h, _ in pts]
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    size_ticks(ax, sizes)
+    ax.set_xlabel("input frame size (megapixels; the output has four times "
+                  "as many)")
+    ax.set_ylabel("frames per second")
+    ax.set_title("cudaupscale element: frame rate against frame size")
+    ax.grid(True, which="both", alpha=0.3)
+    ax.legend(fontsize=7, loc="lower left")
+    save(fig, path)
+    return True
+
+
 def plot_pipelines(rows, path):
     """(c) Frames per second of N pipelines together against N, with the
     link ceiling of the same size."""
@@ -454,7 +500,8 @@ def main(argv):
     written = 0
     for plot, name in ((plot_element_fps, "element-fps.svg"),
                        (plot_kernel_gbps, "kernel-gbps.svg"),
-                       (plot_pipelines, "pipelines-fps.svg")):
+                       (plot_pipelines, "pipelines-fps.svg"),
+                       (plot_upscale_fps, "upscale-fps.svg")):
         try:
             written += plot(rows, os.path.join(out_dir, name))
         except Exception as e:  # one bad plot must not stop the others
