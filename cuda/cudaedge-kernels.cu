@@ -1105,6 +1105,283 @@ edge_fused_general (const uint8_t * __restrict__ luma, size_t luma_pitch,
   }
 }
 
+/* ------------------------------------------------------------------------
+ * The interior on tensor cores (blur on).  Where no read needs the border
+ * rule, the blur and the Sobel are one linear filter of Y, and a separable
+ * one: gx = v_s (rows) of h_d (columns) of Y and gy = v_d (rows) of h_s
+ * (columns) of Y, with
+ *   h_d = v_d = [1 4 6 4 1] * [-1 0 1] = [-1 -4 -5 0 5 4 1],
+ *   h_s = v_s = [1 4 6 4 1] * [1 2 1] = [1 6 15 20 15 6 1],
+ * every coefficient a signed byte.  Each pass is a product of an integer
+ * matrix of coefficients (banded) with one of data, which mma.sync makes
+ * on 8-bit operands with exact 32-bit sums:
+ *
+ *   pass 1, per 8 Y rows: Hd and Hs of 16 columns (M: columns, K: 32 Y
+ *   columns, N: 8 rows; the Y bytes are the B operand, 8 contiguous
+ *   bytes of one row per thread);
+ *   pass 2, per 16 output rows: gx and gy (M: rows, K: 24 H rows, N: 8
+ *   columns).  Hd (|Hd| <= 2550) and Hs (<= 16320) are not bytes, so each
+ *   goes in as two, its low byte (unsigned) and the byte above (signed:
+ *   Hd >> 8 and Hs >> 8 are within -10 ... 63), and the two products are
+ *   joined as 256 hi + lo.
+ *
+ * The order of a product's K terms is free, so each pass takes its K
+ * slots in the order the data already lies in the threads: pass 1's from
+ * each thread's 8 contiguous bytes (ce_mma_col), pass 2's from the rows
+ * pass 1 left in each thread's accumulators (ce_mma_row), which then go
+ * into pass 2 without a shuffle.  Both passes' coefficient matrices are
+ * made once per thread with the same orders.
+ *
+ * A warp takes a column of 16 x 16 tiles, 16 output columns wide (X ...
+ * X + 15) and rows [ys, ye): a tile's pass 2 reads H rows y - 3 ... y + 20
+ * (3 groups of 8: T0, T1, T2), and the next tile's T0 is this one's T2,
+ * so pass 1 makes each H row once.  gx and gy are then exact integers
+ * below 2^20 in magnitude; they go out as floats (2^23 + 2^22 is added
+ * in the accumulator, so the float is its bits less that) through
+ * ce_edge_out, as on the other paths.  Reads past the frame's last row or
+ * word are clamped to them: only outputs the tile does not store use
+ * those rows and columns.
+ */
+#define FUSED_MMA_W 16                  /* columns per warp */
+#define FUSED_MMA_ROWS 16               /* rows per tile */
+/* Tiles per warp, the strips' height in tiles, and tiles whose rows a
+ * warp loads ahead of the one it filters. */
+#ifndef FUSED_MMA_TILES
+#define FUSED_MMA_TILES 8
+#endif
+#ifndef FUSED_MMA_AHEAD
+#define FUSED_MMA_AHEAD 2
+#endif
+#ifndef FUSED_MMA_MIN_BLOCKS
+#define FUSED_MMA_MIN_BLOCKS 4
+#endif
+#define CE_MMA_MAGIC 0x4b400000u        /* the bits of 2^23 + 2^22 */
+#define CE_MMA_MAGIC_F 12582912.0f
+
+/* Tap i of h_d (which 0) or h_s (which 1); 0 outside 0 ... 6.  (The
+ * taps as bytes of a constant: no array in local memory.) */
+static __host__ __device__ constexpr int
+ce_tap7 (int which, int i)
+{
+  const unsigned long long d = 0x01040500fbfcffULL;
+  const unsigned long long s = 0x01060f140f0601ULL;
+  return (i < 0 || i > 6) ? 0 : (int) (int8_t) ((which ? s : d) >> (8 * i));
+}
+
+/* Pass 1's K slot k: the Y column (from X - 4) it holds.  Thread t (t =
+ * lane % 4) holds slots 4t ... 4t + 3 and 16 + 4t ... 16 + 4t + 3, which
+ * are its 8 contiguous bytes from column X - 4 + 8t. */
+static __host__ __device__ constexpr int
+ce_mma_col (int k)
+{
+  return 8 * ((k & 15) >> 2) + 4 * (k >> 4) + (k & 3);
+}
+
+/* Pass 2's K slot k: the H row (from y - 3) it holds, or -1 (unused).
+ * Pass 1 leaves thread t the rows 2t and 2t + 1 of each group of 8; slot
+ * 4t + j holds row 8 (j / 2) + 2t + j % 2 (T0, T1), slot 16 + 4t + j row
+ * 16 + 2t + j (T2) for j < 2. */
+static __host__ __device__ constexpr int
+ce_mma_row (int k)
+{
+  const int t = (k & 15) >> 2, j = k & 3;
+  if (k < 16)
+    return 8 * (j >> 1) + 2 * t + (j & 1);
+  return j < 2 ? 16 + 2 * t + j : -1;
+}
+
+/* Register r of the A fragment (m16n8k32, 8-bit) of lane `lane` of the
+ * coefficient matrix of pass `pass` (1: A[m][k] = h[col(k) - m - 1], 2:
+ * A[m][k] = v[row(k) - m]) for taps `which`. */
+static __host__ __device__ constexpr uint32_t
+ce_mma_coef (int pass, int which, int lane, int r)
+{
+  const int g = lane >> 2, t = lane & 3;
+  const int m = g + 8 * (r & 1), kb = 4 * t + 16 * (r >> 1);
+  uint32_t v = 0;
+  for (int j = 0; j < 4; j++) {
+    const int row = ce_mma_row (kb + j);
+    const int c = pass == 1 ? ce_tap7 (which, ce_mma_col (kb + j) - m - 1)
+        : row < 0 ? 0 : ce_tap7 (which, row - m);
+    v |= (uint32_t) (uint8_t) (int8_t) c << (8 * j);
+  }
+  return v;
+}
+
+/* The four coefficient matrices' fragments (pass 1 h_d, h_s; pass 2 v_d,
+ * v_s) by register and lane, made by the compiler: a warp loads its
+ * own, coalesced, instead of making them. */
+struct ce_mma_frags
+{
+  uint32_t a[4][4][32];
+};
+
+static constexpr ce_mma_frags
+ce_mma_frags_make ()
+{
+  ce_mma_frags f = { };
+  for (int i = 0; i < 4; i++)
+    for (int r = 0; r < 4; r++)
+      for (int lane = 0; lane < 32; lane++)
+        f.a[i][r][lane] = ce_mma_coef (1 + i / 2, i % 2, lane, r);
+  return f;
+}
+
+static __device__ const ce_mma_frags ce_mma_tab = ce_mma_frags_make ();
+
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define CE_MMA_BUILT 1
+#endif
+
+/* d += A B, A signed bytes, B unsigned (BS false) or signed bytes. */
+template < bool BS >
+static __device__ __forceinline__ void
+ce_mma (const uint32_t a[4], uint32_t b0, uint32_t b1, int d[4])
+{
+#ifdef CE_MMA_BUILT
+  if (BS)
+    asm ("mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 "
+        "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+        : "+r" (d[0]), "+r" (d[1]), "+r" (d[2]), "+r" (d[3])
+        : "r" (a[0]), "r" (a[1]), "r" (a[2]), "r" (a[3]), "r" (b0),
+        "r" (b1));
+  else
+    asm ("mma.sync.aligned.m16n8k32.row.col.s32.s8.u8.s32 "
+        "{%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+        : "+r" (d[0]), "+r" (d[1]), "+r" (d[2]), "+r" (d[3])
+        : "r" (a[0]), "r" (a[1]), "r" (a[2]), "r" (a[3]), "r" (b0),
+        "r" (b1));
+#else
+  __trap ();                    /* never launched (ce_fused_mma_usable) */
+#endif
+}
+
+/* Pass 1 on one group of 8 Y rows (w0, w1: the thread's 8 bytes): for
+ * each of Hd and Hs and each of the two 8-column halves, the thread's
+ * two rows as [lo lo hi hi] bytes (x[taps][half]). */
+static __device__ __forceinline__ void
+ce_mma_pass1 (const uint32_t ad[4], const uint32_t as[4], uint32_t w0,
+    uint32_t w1, uint32_t x[2][2])
+{
+  int d[4] = { 0, 0, 0, 0 }, s[4] = { 0, 0, 0, 0 };
+  ce_mma < false > (ad, w0, w1, d);
+  ce_mma < false > (as, w0, w1, s);
+  x[0][0] = __byte_perm (d[0], d[1], 0x5140u);
+  x[0][1] = __byte_perm (d[2], d[3], 0x5140u);
+  x[1][0] = __byte_perm (s[0], s[1], 0x5140u);
+  x[1][1] = __byte_perm (s[2], s[3], 0x5140u);
+}
+
+/* Pass 2 of one taps' H (groups T0, T1, T2 as pass 1 left them) into
+ * the bits of 2^23 + 2^22 + g for the thread's 4 outputs of a half. */
+static __device__ __forceinline__ void
+ce_mma_pass2 (const uint32_t a[4], uint32_t x0, uint32_t x1, uint32_t x2,
+    int o[4])
+{
+  int lo[4] = { (int) CE_MMA_MAGIC, (int) CE_MMA_MAGIC, (int) CE_MMA_MAGIC,
+    (int) CE_MMA_MAGIC
+  };
+  int hi[4] = { 0, 0, 0, 0 };
+  ce_mma < false > (a, __byte_perm (x0, x1, 0x5410u), x2 & 0xffffu, lo);
+  ce_mma < true > (a, __byte_perm (x0, x1, 0x7632u), x2 >> 16, hi);
+#pragma unroll
+  for (int i = 0; i < 4; i++)
+    o[i] = (hi[i] << 8) + lo[i];
+}
+
+/* The column of tiles of a warp: output columns X ... X + 15 below xe
+ * (a multiple of 4), rows [ys, ye); luma and dst at the frame's first
+ * row and column. */
+template < int NORM, int OUTPUT >
+static __device__ __forceinline__ void
+edge_fused_mma (const uint8_t * __restrict__ luma, size_t luma_pitch,
+    int W, int H, int X, int xe, int ys, int ye, const ce_fconsts & k,
+    uint8_t * __restrict__ dst, size_t dst_pitch)
+{
+  const int lane = threadIdx.x, g = lane >> 2, t = lane & 3;
+  uint32_t a1d[4], a1s[4], a2d[4], a2s[4];
+#pragma unroll
+  for (int r = 0; r < 4; r++) {
+    a1d[r] = __ldg (&ce_mma_tab.a[0][r][lane]);
+    a1s[r] = __ldg (&ce_mma_tab.a[1][r][lane]);
+    a2d[r] = __ldg (&ce_mma_tab.a[2][r][lane]);
+    a2s[r] = __ldg (&ce_mma_tab.a[3][r][lane]);
+  }
+
+  /* The thread's 8 bytes of a Y row: columns X - 4 + 8t on, its words
+   * clamped to the row's last. */
+  const int lastw = (W - 1) & ~3;
+  const int c0 = min (X - 4 + 8 * t, lastw), c1 = min (X + 8 * t, lastw);
+  auto load = [&](int row, uint32_t & w0, uint32_t & w1) {
+    const uint8_t *p = luma + (size_t) min (row + g, H - 1) * luma_pitch;
+    w0 = __ldg (reinterpret_cast < const uint32_t * >(p + c0));
+    w1 = __ldg (reinterpret_cast < const uint32_t * >(p + c1));
+  };
+
+  /* Y rows of the tiles ahead: nx[j] holds rows y + 5 and y + 13 (the
+   * thread's 8 bytes of each) of the j-th tile from the one in hand. */
+  constexpr int D = FUSED_MMA_AHEAD;
+  uint32_t x0[2][2], nx[D][4];
+  {
+    uint32_t w0, w1;
+    load (ys - 3, w0, w1);
+    ce_mma_pass1 (a1d, a1s, w0, w1, x0);
+  }
+#pragma unroll
+  for (int j = 0; j < D; j++)
+    if (ys + FUSED_MMA_ROWS * j < ye) {
+      load (ys + FUSED_MMA_ROWS * j + 5, nx[j][0], nx[j][1]);
+      load (ys + FUSED_MMA_ROWS * j + 13, nx[j][2], nx[j][3]);
+    }
+  const bool col_ok[2] = { X + 2 * t < xe, X + 8 + 2 * t < xe };
+
+  int y = ys;
+  auto tile = [&](auto J) {
+    constexpr int j = decltype (J)::value;
+    if (y >= ye)
+      return false;
+    uint32_t x1[2][2], x2[2][2];
+    ce_mma_pass1 (a1d, a1s, nx[j][0], nx[j][1], x1);
+    ce_mma_pass1 (a1d, a1s, nx[j][2], nx[j][3], x2);
+    if (y + FUSED_MMA_ROWS * D < ye) {
+      load (y + FUSED_MMA_ROWS * D + 5, nx[j][0], nx[j][1]);
+      load (y + FUSED_MMA_ROWS * D + 13, nx[j][2], nx[j][3]);
+    }
+#pragma unroll
+    for (int h = 0; h < 2; h++) {
+      int gx[4], gy[4];
+      ce_mma_pass2 (a2s, x0[0][h], x1[0][h], x2[0][h], gx);
+      ce_mma_pass2 (a2d, x0[1][h], x1[1][h], x2[1][h], gy);
+      ce_grad gr;
+#pragma unroll
+      for (int i = 0; i < 4; i++) {
+        gr.x[i] = __int_as_float (gx[i]) - CE_MMA_MAGIC_F;
+        gr.y[i] = __int_as_float (gy[i]) - CE_MMA_MAGIC_F;
+      }
+      const uint32_t out = ce_edge_out < NORM, OUTPUT, CE_BLUR_SCALE > (gr,
+          k);
+      /* bytes: (y + g, 2t), (y + g, 2t + 1), (y + g + 8, 2t), ... + 1 */
+      uint8_t *q = dst + (size_t) (y + g) * dst_pitch + X + 8 * h + 2 * t;
+      if (col_ok[h]) {
+        if (y + g < ye)
+          *reinterpret_cast < uint16_t * >(q) = (uint16_t) out;
+        if (y + g + 8 < ye)
+          *reinterpret_cast < uint16_t * >(q + 8 * dst_pitch) =
+              (uint16_t) (out >> 16);
+      }
+    }
+#pragma unroll
+    for (int a = 0; a < 2; a++)
+#pragma unroll
+      for (int h = 0; h < 2; h++)
+        x0[a][h] = x2[a][h];
+    y += FUSED_MMA_ROWS;
+    return true;
+  };
+  while (ce_unroll < 0, D >::run (tile)) {
+  }
+}
+
 /* Which strip each warp of a launch takes.  The launch covers output rows
  * [row0, row1); warp column c covers columns c FUSED_TW ... + FUSED_TW - 1,
  * lane l of it the 4 columns from X = c FUSED_TW + 4 l.  Interior strips,
@@ -1132,6 +1409,11 @@ struct fused_layout
   int interior0;                /* the first interior warp: n_general
                                  * rounded up to whole blocks */
   int interior_blocks;          /* blocks of interior strips */
+  int mma;                      /* interior strips on tensor cores
+                                 * (edge_fused_mma): columns 4 ... xr0 - 1
+                                 * in mcols warp columns of FUSED_MMA_W,
+                                 * rows in mstrips strips of mth */
+  int mcols, mth, mstrips;
 };
 
 /* The X of side lane p (0: the first lane of the frame; then the lanes
@@ -1155,6 +1437,9 @@ struct fused_task
 {
   int X, ys, ye;
   bool interior;
+  bool mma;                     /* a warp's tiles (edge_fused_mma), columns
+                                 * X ... X + FUSED_MMA_W - 1 below xe */
+  int xe;
 };
 
 /* The task of lane `lane` of warp w of edge_fused_kernel under layout L;
@@ -1163,6 +1448,21 @@ struct fused_task
 static __host__ __device__ __forceinline__ bool
 fused_task_of (const fused_layout & L, int W, int w, int lane, fused_task & t)
 {
+  t.mma = false;
+  t.xe = W;
+  if (w >= L.interior0 && L.mma) {
+    /* A block's warps take neighbouring columns of one strip: half of
+     * the bytes a warp reads, its neighbour reads too. */
+    w -= L.interior0;
+    if (w >= L.mcols * L.mstrips)
+      return false;
+    t.X = 4 + (w % L.mcols) * FUSED_MMA_W;
+    t.ys = L.ia + (w / L.mcols) * L.mth;
+    t.ye = min (t.ys + L.mth, L.ib);
+    t.xe = L.xr0;
+    t.interior = t.mma = true;
+    return true;
+  }
   if (w >= L.interior0) {
     /* A block's warps take consecutive strips of one column, so that
      * the rows read around their strips are shared in its cache. */
@@ -1275,7 +1575,7 @@ ce_end_signal (const ce_kend & e)
   }
 }
 
-template < bool BLUR, int NORM, int OUTPUT >
+template < bool BLUR, int NORM, int OUTPUT, bool MMA = false >
 static __device__ __forceinline__ void
 edge_fused_block (const uint8_t * __restrict__ luma, size_t luma_pitch,
     int W, int H, const fused_layout & L, const ce_fconsts & k,
@@ -1291,7 +1591,15 @@ edge_fused_block (const uint8_t * __restrict__ luma, size_t luma_pitch,
   }
   if (!fused_task_of (L, W, blockIdx.x * FUSED_WARPS + threadIdx.y,
           threadIdx.x, t))
-    return;                     /* no lane talks to another: safe */
+    return;                     /* warp-uniform for tensor-core tasks;
+                                 * otherwise no lane talks to another */
+  if constexpr (MMA) {
+    if (t.mma) {
+      edge_fused_mma < NORM, OUTPUT > (luma, luma_pitch, W, H, t.X, t.xe,
+          t.ys, t.ye, k, dst, dst_pitch);
+      return;
+    }
+  }
   if (t.interior)
     edge_fused_interior < BLUR, NORM, OUTPUT > (luma +
         (size_t) (t.ys - 1 - R) * luma_pitch + t.X - 4, luma_pitch,
@@ -1310,6 +1618,20 @@ edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
 {
   edge_fused_block < BLUR, NORM, OUTPUT > (luma, luma_pitch, W, H, L, k,
       border, aligned_in, aligned_out, dst, dst_pitch, fill);
+  ce_end_signal (end);
+}
+
+/* The same with the interior on tensor cores (blur on; fused_layout.mma). */
+template < int NORM, int OUTPUT >
+static __global__ void __launch_bounds__ (32 * FUSED_WARPS,
+    FUSED_MMA_MIN_BLOCKS)
+edge_fused_mma_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
+    int W, int H, fused_layout L, ce_fconsts k, ce_border_mode border,
+    int aligned_in, int aligned_out, uint8_t * __restrict__ dst,
+    size_t dst_pitch, ce_kfill fill, ce_kend end)
+{
+  edge_fused_block < true, NORM, OUTPUT, true > (luma, luma_pitch, W, H, L,
+      k, border, aligned_in, aligned_out, dst, dst_pitch, fill);
   ce_end_signal (end);
 }
 
@@ -1356,6 +1678,8 @@ static __host__ __device__ __forceinline__ bool
 fused_short_task_of (int W, int H, int R, int row0, int row1, bool aligned,
     int bx, int by, int warp, int lane, fused_task & t)
 {
+  t.mma = false;
+  t.xe = W;
   if (bx * FUSED_TW >= W) {
     /* The side column: lane i takes side lane i / strips of strip i %
      * strips, when that strip is interior elsewhere. */
@@ -1439,7 +1763,7 @@ edge_fused_short_kernel (const uint8_t * __restrict__ luma,
  * and no shorter than FUSED_TH_MIN. */
 static fused_layout
 fused_layout_make (int W, int H, int row0, int row1, bool blur, bool aligned,
-    int resident_warps)
+    int resident_warps, bool mma)
 {
   const int R = blur ? 2 : 0;
   fused_layout L;
@@ -1477,6 +1801,16 @@ fused_layout_make (int W, int H, int row0, int row1, bool blur, bool aligned,
     L.th = max (FUSED_TH_MIN, (int) ce_ceil_div (rows, per_col));
     L.interior_blocks = ncol * (int) ce_ceil_div (ce_ceil_div (rows, L.th),
         FUSED_WARPS);
+  }
+  L.mma = 0;
+  L.mcols = L.mstrips = 0;
+  L.mth = FUSED_MMA_ROWS * FUSED_MMA_TILES;
+  if (L.inner && blur && mma) {
+    L.mma = 1;
+    L.mcols = ce_ceil_div (L.xr0 - 4, FUSED_MMA_W);
+    L.mstrips = ce_ceil_div (L.ib - L.ia, L.mth);
+    L.interior_blocks = (int) ce_ceil_div ((long long) L.mcols * L.mstrips,
+        (long long) FUSED_WARPS);
   }
   return L;
 }
@@ -1667,6 +2001,52 @@ fused_short_fill_rows (size_t n, unsigned cols)
 
 /* The arguments are passed by address (cudaLaunchKernel), each with the
  * type of the kernel's parameter. */
+/* Whether launches may take the interior to tensor cores (tests and the
+ * benchmark turn it off to compare; ce_fused_set_tensor_cores). */
+static int fused_mma_allowed = 1;
+
+extern "C" int
+ce_fused_set_tensor_cores (int on)
+{
+  return __atomic_exchange_n (&fused_mma_allowed, on ? 1 : 0,
+      __ATOMIC_RELAXED);
+}
+
+/* Whether the current device runs edge_fused_mma_kernel: its code there
+ * was built for compute capability 8.0 or later (mma.sync on bytes).
+ * A build for older GPUs only, its PTX run on a newer one, keeps the
+ * CUDA-core interior.  Cached per device. */
+static bool
+fused_mma_usable (void)
+{
+  static int cached[64];        /* 0: not asked, 1: yes, -1: no */
+  int device = 0, v;
+  cudaFuncAttributes a;
+
+  if (!__atomic_load_n (&fused_mma_allowed, __ATOMIC_RELAXED))
+    return false;
+  if (cudaGetDevice (&device) != cudaSuccess || device < 0 || device >= 64) {
+    (void) cudaGetLastError ();
+    return false;
+  }
+  if ((v = __atomic_load_n (&cached[device], __ATOMIC_RELAXED)) != 0)
+    return v > 0;
+  if (cudaFuncGetAttributes (&a, (const void *) edge_fused_mma_kernel <
+          CE_NORM_L2, CE_OUTPUT_EDGES >) != cudaSuccess) {
+    (void) cudaGetLastError ();
+    return false;
+  }
+  v = a.binaryVersion >= 80 ? 1 : -1;
+  __atomic_store_n (&cached[device], v, __ATOMIC_RELAXED);
+  return v > 0;
+}
+
+extern "C" int
+ce_fused_tensor_cores_used (void)
+{
+  return fused_mma_usable ()? 1 : 0;
+}
+
 template < bool BLUR >
 static void
 edge_fused_dispatch (unsigned blocks, ce_launch_cache * cache,
@@ -1685,7 +2065,14 @@ edge_fused_dispatch (unsigned blocks, ce_launch_cache * cache,
 #define CE_FUSED_LAUNCH(N, O) ce_launch_via (cache, \
       (const void *) edge_fused_kernel < BLUR, N, O >, grid, block, args, \
       stream)
-  CE_FUSED_DISPATCH (c, CE_FUSED_LAUNCH);
+#define CE_FUSED_MMA_LAUNCH(N, O) ce_launch_via (cache, \
+      (const void *) edge_fused_mma_kernel < N, O >, grid, block, args, \
+      stream)
+  if (BLUR && L.mma)
+    CE_FUSED_DISPATCH (c, CE_FUSED_MMA_LAUNCH);
+  else
+    CE_FUSED_DISPATCH (c, CE_FUSED_LAUNCH);
+#undef CE_FUSED_MMA_LAUNCH
 #undef CE_FUSED_LAUNCH
 }
 
@@ -1764,8 +2151,9 @@ ce_launch_edge_fused_fill (const uint8_t * d_luma, size_t luma_pitch,
   const int ain = ((uintptr_t) d_luma % 4 == 0) && (luma_pitch % 4 == 0);
   const int aout = ((uintptr_t) d_dst % 4 == 0) && (dst_pitch % 4 == 0);
   const int resident = fused_resident_warps ();
+  const bool mma = consts->blur && fused_mma_usable ();
   const fused_layout whole = fused_layout_make (width, height, row0, row1,
-      consts->blur, ain && aout, resident);
+      consts->blur, ain && aout, resident, mma);
 
   /* Small frames: strips of the shortest height, grid of 2-D blocks. */
   if (whole.th <= FUSED_TH_MIN) {
@@ -1801,7 +2189,7 @@ ce_launch_edge_fused_fill (const uint8_t * d_luma, size_t luma_pitch,
       [&] (int r0, int r1) {
         const fused_layout L = r1 - r0 == row1 - row0 ? whole
             : fused_layout_make (width, height, r0, r1, consts->blur,
-            ain && aout, resident);
+            ain && aout, resident, mma);
         const unsigned blocks = fused_blocks (L);
         ce_kfill f = { NULL, 0, 0, UINT_MAX };
         if (fill.n && (unsigned long long) blocks
@@ -1835,12 +2223,13 @@ ce_fused_short_block_rows (void)
  * host over its whole grid (cudaedge-testing.h). */
 extern "C" int
 ce_fused_layout_errors (int W, int H, int row0, int row1, int blur,
-    int aligned, int resident_warps, char *what, size_t what_size)
+    int aligned, int resident_warps, int tensor_cores, char *what,
+    size_t what_size)
 {
   const int R = blur ? 2 : 0;
   const int rows = row1 - row0;
   const fused_layout L = fused_layout_make (W, H, row0, row1, blur != 0,
-      aligned != 0, resident_warps);
+      aligned != 0, resident_warps, tensor_cores != 0);
   const bool shrt = L.th <= FUSED_TH_MIN;
   unsigned char *seen = (unsigned char *) calloc ((size_t) W * rows, 1);
   int errors = 0;
@@ -1854,12 +2243,25 @@ ce_fused_layout_errors (int W, int H, int row0, int row1, int blur,
       snprintf (what, what_size, "%s kernel, %dx%d rows %d-%d, blur %d, "
           "aligned %d: %s (X %d, rows %d-%d, %s)", shrt ? "short" : "wave",
           W, H, row0, row1, blur, aligned, why, t.X, t.ys, t.ye,
-          t.interior ? "interior" : "general");
+          t.mma ? "tensor cores" : t.interior ? "interior" : "general");
   };
   auto take = [&](const fused_task & t) {
     if (t.X < 0 || t.X % FUSED_PX || t.X >= W || t.ys < row0 || t.ye > row1
         || t.ys >= t.ye) {
       fail ("outside the launch", t);
+      return;
+    }
+    if (t.mma) {
+      /* reads rows ys - 3 on and columns X - 4 on, words clamped to the
+       * frame; the pixels it stores need rows to ye + 2 and columns to
+       * xe + 2, which must be inside */
+      if (!aligned || !blur || t.xe % 4 || t.X - 4 < 0 || t.ys - 3 < 0
+          || t.ye + 2 > H - 1 || t.xe + 2 > W - 1 || t.X >= t.xe)
+        fail ("tensor-core reads leave the frame", t);
+      for (int y = t.ys; y < t.ye; y++)
+        for (int x = t.X; x < t.X + FUSED_MMA_W && x < t.xe; x++)
+          if (seen[(size_t) (y - row0) * W + x]++)
+            fail ("pixel taken twice", t);
       return;
     }
     if (t.interior) {
@@ -1890,7 +2292,7 @@ ce_fused_layout_errors (int W, int H, int row0, int row1, int blur,
     const long long warps = (long long) fused_blocks (L) * FUSED_WARPS;
     for (long long w = 0; w < warps; w++)
       for (int lane = 0; lane < 32; lane++)
-        if (fused_task_of (L, W, (int) w, lane, t))
+        if (fused_task_of (L, W, (int) w, lane, t) && (!t.mma || lane == 0))
           take (t);
   }
   for (size_t i = 0; i < (size_t) W * rows; i++)

@@ -202,6 +202,19 @@ ce_fused_short_block_rows (void)
   return 0;
 }
 
+int
+ce_fused_set_tensor_cores (int on)
+{
+  (void) on;
+  return 0;
+}
+
+int
+ce_fused_tensor_cores_used (void)
+{
+  return 0;
+}
+
 unsigned long
 ce_cuda_dev_graph_launches (const struct ce_cuda_dev *dev)
 {
@@ -226,8 +239,10 @@ ce_cuda_dev_end_seen (const struct ce_cuda_dev *dev, int slot)
 
 int
 ce_fused_layout_errors (int width, int height, int row0, int row1, int blur,
-    int aligned, int resident_warps, char *what, size_t what_size)
+    int aligned, int resident_warps, int tensor_cores, char *what,
+    size_t what_size)
 {
+  (void) tensor_cores;
   (void) width;
   (void) height;
   (void) row0;

@@ -35,13 +35,23 @@ unsigned long ce_cuda_device_scopes_taken (void);
 
 /* The number of faults in the strips one launch of the fused edge kernel
  * gives its lanes, for output rows [row0, row1) of a width x height frame
- * (blur on or off, input and output 4-byte aligned or not) on a GPU that
- * holds resident_warps warps at once: output pixels taken twice or not at
- * all, and interior strips whose reads would leave the frame.  The first
- * is described in what.  Host code only, no GPU needed; -1 when the core
- * is built without CUDA. */
+ * (blur on or off, input and output 4-byte aligned or not, the interior
+ * on tensor cores or not) on a GPU that holds resident_warps warps at
+ * once: output pixels taken twice or not at all, and interior strips
+ * whose reads would leave the frame.  The first is described in what.
+ * Host code only, no GPU needed; -1 when the core is built without CUDA. */
 int ce_fused_layout_errors (int width, int height, int row0, int row1,
-    int blur, int aligned, int resident_warps, char *what, size_t what_size);
+    int blur, int aligned, int resident_warps, int tensor_cores, char *what,
+    size_t what_size);
+
+/* Whether the fused edge kernel may take the interior of blurred frames
+ * to tensor cores (on by default; where the GPU and the build allow it);
+ * returns the previous setting.  For tests and benchmarks that compare
+ * the two paths.  Process-wide. */
+int ce_fused_set_tensor_cores (int on);
+/* 1 when launches on the calling thread's current device take the
+ * tensor-core path (allowed, and built for it), else 0. */
+int ce_fused_tensor_cores_used (void);
 
 /* Output rows [row0, row1) of the 2x upscale of @src into @dst, made by
  * the upscale kernel's own per-thread code run on the host over every

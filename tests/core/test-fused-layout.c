@@ -25,6 +25,9 @@ static const int residents[] = { 28, 3696, 1 << 22 };
 
 #define N_RESIDENTS ((int) (sizeof residents / sizeof residents[0]))
 
+static int tensor_cores;        /* the layout checked: interior on tensor
+                                 * cores or not (blur on only) */
+
 static gboolean
 check (int w, int h, int r0, int r1, int blur, int aligned, int resident)
 {
@@ -34,14 +37,14 @@ check (int w, int h, int r0, int r1, int blur, int aligned, int resident)
   if (r0 >= r1)
     return TRUE;
   errors = ce_fused_layout_errors (w, h, r0, r1, blur, aligned, resident,
-      what, sizeof what);
+      tensor_cores, what, sizeof what);
   if (errors < 0) {
     g_test_skip ("the core is built without CUDA");
     return FALSE;
   }
   if (errors > 0) {
-    ce_test_fail ("%d faults; the first: %s (%d warps resident)", errors,
-        what, resident);
+    ce_test_fail ("%d faults; the first: %s (%d warps resident, tensor "
+        "cores %s)", errors, what, resident, tensor_cores ? "on" : "off");
     return FALSE;
   }
   return TRUE;
@@ -117,6 +120,26 @@ test_large_frames (void)
       return;
 }
 
+/* Widths around tensor-core tiles (16 columns from column 4, the last
+ * one cut at the frame's side lanes), heights around their strips. */
+static void
+test_widths_around_tiles (void)
+{
+  for (int w = 12; w <= 60; w++)
+    for (int h = 150; h <= 420; h += 15)
+      for (int r = 0; r < N_RESIDENTS; r++)
+        if (!check_bands (w, h, 1, 1, residents[r]))
+          return;
+}
+
+/* Each family again with the interior on tensor cores. */
+#define ON_TENSOR_CORES(f) \
+  static void f ## _tc (void) { tensor_cores = 1; f (); tensor_cores = 0; }
+ON_TENSOR_CORES (test_small_frames)
+ON_TENSOR_CORES (test_widths_around_warp_columns)
+ON_TENSOR_CORES (test_large_frames)
+ON_TENSOR_CORES (test_widths_around_tiles)
+
 void
 ce_test_register_fused_layout (void)
 {
@@ -124,4 +147,12 @@ ce_test_register_fused_layout (void)
   ce_test_add ("/cuda/fused-layout/widths-around-warp-columns",
       test_widths_around_warp_columns);
   ce_test_add ("/cuda/fused-layout/large-frames", test_large_frames);
+  ce_test_add ("/cuda/fused-layout/tensor-cores/small-frames",
+      test_small_frames_tc);
+  ce_test_add ("/cuda/fused-layout/tensor-cores/widths-around-warp-columns",
+      test_widths_around_warp_columns_tc);
+  ce_test_add ("/cuda/fused-layout/tensor-cores/large-frames",
+      test_large_frames_tc);
+  ce_test_add ("/cuda/fused-layout/tensor-cores/widths-around-tiles",
+      test_widths_around_tiles_tc);
 }

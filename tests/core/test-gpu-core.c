@@ -1008,6 +1008,24 @@ test_fused_matches_reference_for_every_option (const scene * sc)
       }
 }
 
+/* The same with the interior of blurred frames kept off tensor cores:
+ * both interiors stay exact.  (On a GPU and build that allow them, the
+ * case above takes the interior of large frames to tensor cores.) */
+static void
+test_fused_on_cuda_cores_matches_reference (const scene * sc)
+{
+  static gboolean told;
+  if (!told) {
+    g_test_message ("the fused kernel takes blurred interiors to tensor "
+        "cores on this device: %s", ce_fused_tensor_cores_used ()? "yes"
+        : "no");
+    told = TRUE;
+  }
+  const int was = ce_fused_set_tensor_cores (0);
+  test_fused_matches_reference_for_every_option (sc);
+  ce_fused_set_tensor_cores (was);
+}
+
 /* Rows [0, h/3), [h/3, 2h/3), [2h/3, h) separately give the whole; the
  * first band alone writes its rows only. */
 static void
@@ -1489,6 +1507,8 @@ static const scene_test scene_tests[] = {
       test_fused_matches_reference_for_every_option, ON_EVERY_SCENE},
   {"fused-in-bands-equals-whole", test_fused_in_bands_equals_whole,
       ON_EVERY_SCENE},
+  {"fused-on-cuda-cores-matches-reference",
+      test_fused_on_cuda_cores_matches_reference, MIXED_ONLY},
   {"upscale-kernel-matches-reference", test_upscale_kernel_matches_reference,
       UP_TO_4M | NO_BLOCKS},
   {"edge-frame-matches-reference", test_edge_frame_matches_reference,
