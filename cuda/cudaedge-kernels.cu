@@ -458,7 +458,7 @@ ce_l2_settle (ce_grad g, int64_t limit)
  * exactly.  Estimates from 255.5 up give 255 whatever k is. */
 template < int NORM, int OUTPUT, int SCALE >
 static __device__ __forceinline__ uint32_t
-ce_edge_out (const ce_grad & g, const ce_fconsts & k)
+ce_edge_out_open (const ce_grad & g, const ce_fconsts & k, bool &open_row)
 {
   constexpr float inv_scale = 1.0f / SCALE;
   constexpr float eps = 1.0f / 4096.0f;
@@ -490,8 +490,21 @@ ce_edge_out (const ce_grad & g, const ce_fconsts & k)
   if (OUTPUT == CE_OUTPUT_MAGNITUDE)
     out = __byte_perm (__byte_perm (t[0], t[1], 0x0040u),
         __byte_perm (t[2], t[3], 0x0040u), 0x5410u);
-  if (NORM == CE_NORM_L2 && __builtin_expect (OUTPUT == CE_OUTPUT_EDGES ?
-          open >= 1.0f : far >= 0.5f - eps, 0))
+  open_row = NORM == CE_NORM_L2 && (OUTPUT == CE_OUTPUT_EDGES ?
+      open >= 1.0f : far >= 0.5f - eps);
+  return out;
+}
+
+/* The same, settled: ce_edge_out_open () leaves the rare rows whose
+ * estimates are not conclusive (open_row) to the caller, which may test
+ * several rows at once. */
+template < int NORM, int OUTPUT, int SCALE >
+static __device__ __forceinline__ uint32_t
+ce_edge_out (const ce_grad & g, const ce_fconsts & k)
+{
+  bool open;
+  uint32_t out = ce_edge_out_open < NORM, OUTPUT, SCALE > (g, k, open);
+  if (__builtin_expect (open, 0))
     out = ce_l2_settle < OUTPUT, SCALE > (g, k.limit);
   return out;
 }
@@ -1132,17 +1145,22 @@ edge_fused_general (const uint8_t * __restrict__ luma, size_t luma_pitch,
  * into pass 2 without a shuffle.  Both passes' coefficient matrices are
  * made once per thread with the same orders.
  *
- * A warp takes a column of 16 x 16 tiles, 16 output columns wide (X ...
- * X + 15) and rows [ys, ye): a tile's pass 2 reads H rows y - 3 ... y + 20
- * (3 groups of 8: T0, T1, T2), and the next tile's T0 is this one's T2,
- * so pass 1 makes each H row once.  gx and gy are then exact integers
+ * A warp takes a column of tiles of 16 rows and 32 columns (two 16 x 16
+ * products side by side), rows [ys, ye): a tile's pass 2 reads H rows
+ * y - 3 ... y + 20 (3 groups of 8: T0, T1, T2), and the next tile's T0
+ * is this one's T2, so pass 1 makes each H row once.  gx and gy are then exact integers
  * below 2^20 in magnitude; they go out as floats (2^23 + 2^22 is added
  * in the accumulator, so the float is its bits less that) through
- * ce_edge_out, as on the other paths.  Reads past the frame's last row or
- * word are clamped to them: only outputs the tile does not store use
- * those rows and columns.
+ * ce_edge_out, as on the other paths.  Warp columns start at multiples
+ * of 32 (the first one's columns 0 ... 3 are a side lane's), so that
+ * their rows are whole sectors; reads before the frame's first column or
+ * past its last row or word are clamped to them: only outputs the tile
+ * does not store use those rows and columns.
  */
-#define FUSED_MMA_W 16                  /* columns per warp */
+#define FUSED_MMA_W 32                  /* columns per warp */
+/* Bytes per row of a warp's stage: 12 words, so that the 8 rows one
+ * store to it touches fall in different banks. */
+#define FUSED_MMA_STAGE_PITCH 48
 #define FUSED_MMA_ROWS 16               /* rows per tile */
 /* Tiles per warp, the strips' height in tiles, and tiles whose rows a
  * warp loads ahead of the one it filters. */
@@ -1150,7 +1168,7 @@ edge_fused_general (const uint8_t * __restrict__ luma, size_t luma_pitch,
 #define FUSED_MMA_TILES 8
 #endif
 #ifndef FUSED_MMA_AHEAD
-#define FUSED_MMA_AHEAD 2
+#define FUSED_MMA_AHEAD 1
 #endif
 #ifndef FUSED_MMA_MIN_BLOCKS
 #define FUSED_MMA_MIN_BLOCKS 4
@@ -1273,14 +1291,12 @@ ce_mma_pass1 (const uint32_t ad[4], const uint32_t as[4], uint32_t w0,
 }
 
 /* Pass 2 of one taps' H (groups T0, T1, T2 as pass 1 left them) into
- * the bits of 2^23 + 2^22 + g for the thread's 4 outputs of a half. */
+ * base + g for the thread's 4 outputs of a half. */
 static __device__ __forceinline__ void
 ce_mma_pass2 (const uint32_t a[4], uint32_t x0, uint32_t x1, uint32_t x2,
-    int o[4])
+    int base, int o[4])
 {
-  int lo[4] = { (int) CE_MMA_MAGIC, (int) CE_MMA_MAGIC, (int) CE_MMA_MAGIC,
-    (int) CE_MMA_MAGIC
-  };
+  int lo[4] = { base, base, base, base };
   int hi[4] = { 0, 0, 0, 0 };
   ce_mma < false > (a, __byte_perm (x0, x1, 0x5410u), x2 & 0xffffu, lo);
   ce_mma < true > (a, __byte_perm (x0, x1, 0x7632u), x2 >> 16, hi);
@@ -1289,15 +1305,24 @@ ce_mma_pass2 (const uint32_t a[4], uint32_t x0, uint32_t x1, uint32_t x2,
     o[i] = (hi[i] << 8) + lo[i];
 }
 
-/* The column of tiles of a warp: output columns X ... X + 15 below xe
- * (a multiple of 4), rows [ys, ye); luma and dst at the frame's first
- * row and column. */
+/* The column of tiles of a warp: output columns [max (X, 4), min (X + 32,
+ * xe)) (X a multiple of 32, xe of 4), rows [ys, ye); luma and dst at the
+ * frame's first row and column.  Two 16-column tiles side by side (c =
+ * 0, 1), so that a warp's rows are whole 32-byte sectors: the outputs go
+ * through the warp's own 16 x 32 bytes of shared memory (stage) from the
+ * accumulators' layout to 16 bytes per lane, one row half each, stored
+ * whole where dst allows (vec16). */
 template < int NORM, int OUTPUT >
 static __device__ __forceinline__ void
 edge_fused_mma (const uint8_t * __restrict__ luma, size_t luma_pitch,
     int W, int H, int X, int xe, int ys, int ye, const ce_fconsts & k,
-    uint8_t * __restrict__ dst, size_t dst_pitch)
+    uint8_t * __restrict__ dst, size_t dst_pitch, bool vec16,
+    uint8_t * stage)
 {
+  /* The l2 edges compare in integers (gx and gy as the accumulators
+   * give them), the others through ce_edge_out's floats. */
+  constexpr bool INT_EDGES = NORM == CE_NORM_L2
+      && OUTPUT == CE_OUTPUT_EDGES;
   const int lane = threadIdx.x, g = lane >> 2, t = lane & 3;
   uint32_t a1d[4], a1s[4], a2d[4], a2s[4];
 #pragma unroll
@@ -1308,73 +1333,141 @@ edge_fused_mma (const uint8_t * __restrict__ luma, size_t luma_pitch,
     a2s[r] = __ldg (&ce_mma_tab.a[3][r][lane]);
   }
 
-  /* The thread's 8 bytes of a Y row: columns X - 4 + 8t on, its words
-   * clamped to the row's last. */
+  /* The thread's 8 bytes of a Y row for tile c: columns X + 16 c - 4 + 8t
+   * on, its words clamped to the row's first and last. */
   const int lastw = (W - 1) & ~3;
-  const int c0 = min (X - 4 + 8 * t, lastw), c1 = min (X + 8 * t, lastw);
-  auto load = [&](int row, uint32_t & w0, uint32_t & w1) {
+  int cw[2][2];
+#pragma unroll
+  for (int c = 0; c < 2; c++) {
+    cw[c][0] = min (max (X + 16 * c - 4 + 8 * t, 0), lastw);
+    cw[c][1] = min (X + 16 * c + 8 * t, lastw);
+  }
+  auto load = [&](int row, uint32_t w[4]) {
     const uint8_t *p = luma + (size_t) min (row + g, H - 1) * luma_pitch;
-    w0 = __ldg (reinterpret_cast < const uint32_t * >(p + c0));
-    w1 = __ldg (reinterpret_cast < const uint32_t * >(p + c1));
+#pragma unroll
+    for (int c = 0; c < 2; c++) {
+      w[2 * c] = __ldg (reinterpret_cast < const uint32_t * >(p + cw[c][0]));
+      w[2 * c + 1] =
+          __ldg (reinterpret_cast < const uint32_t * >(p + cw[c][1]));
+    }
   };
 
-  /* Y rows of the tiles ahead: nx[j] holds rows y + 5 and y + 13 (the
-   * thread's 8 bytes of each) of the j-th tile from the one in hand. */
+  /* Y rows of the tiles ahead: nx[j] holds rows y + 5 and y + 13 of the
+   * j-th tile from the one in hand. */
   constexpr int D = FUSED_MMA_AHEAD;
-  uint32_t x0[2][2], nx[D][4];
+  uint32_t x0[2][2][2], nx[D][2][4];      /* x0[c][taps][half] */
   {
-    uint32_t w0, w1;
-    load (ys - 3, w0, w1);
-    ce_mma_pass1 (a1d, a1s, w0, w1, x0);
+    uint32_t w[4];
+    load (ys - 3, w);
+#pragma unroll
+    for (int c = 0; c < 2; c++)
+      ce_mma_pass1 (a1d, a1s, w[2 * c], w[2 * c + 1], x0[c]);
   }
 #pragma unroll
   for (int j = 0; j < D; j++)
     if (ys + FUSED_MMA_ROWS * j < ye) {
-      load (ys + FUSED_MMA_ROWS * j + 5, nx[j][0], nx[j][1]);
-      load (ys + FUSED_MMA_ROWS * j + 13, nx[j][2], nx[j][3]);
+      load (ys + FUSED_MMA_ROWS * j + 5, nx[j][0]);
+      load (ys + FUSED_MMA_ROWS * j + 13, nx[j][1]);
     }
-  const bool col_ok[2] = { X + 2 * t < xe, X + 8 + 2 * t < xe };
+
+  /* The lane's 16 output bytes: row y + lane / 2, columns cx ... cx + 15. */
+  const int cx = X + 16 * (lane & 1);
+  const bool whole = vec16 && cx >= 4 && cx + 16 <= xe;
+  const uint4 *st_in = reinterpret_cast < const uint4 * >(stage +
+      (lane >> 1) * FUSED_MMA_STAGE_PITCH + 16 * (lane & 1));
 
   int y = ys;
   auto tile = [&](auto J) {
     constexpr int j = decltype (J)::value;
     if (y >= ye)
       return false;
-    uint32_t x1[2][2], x2[2][2];
-    ce_mma_pass1 (a1d, a1s, nx[j][0], nx[j][1], x1);
-    ce_mma_pass1 (a1d, a1s, nx[j][2], nx[j][3], x2);
+    uint32_t x1[2][2][2], x2[2][2][2];
+#pragma unroll
+    for (int c = 0; c < 2; c++) {
+      ce_mma_pass1 (a1d, a1s, nx[j][0][2 * c], nx[j][0][2 * c + 1], x1[c]);
+      ce_mma_pass1 (a1d, a1s, nx[j][1][2 * c], nx[j][1][2 * c + 1], x2[c]);
+    }
     if (y + FUSED_MMA_ROWS * D < ye) {
-      load (y + FUSED_MMA_ROWS * D + 5, nx[j][0], nx[j][1]);
-      load (y + FUSED_MMA_ROWS * D + 13, nx[j][2], nx[j][3]);
+      load (y + FUSED_MMA_ROWS * D + 5, nx[j][0]);
+      load (y + FUSED_MMA_ROWS * D + 13, nx[j][1]);
+    }
+    uint32_t out[4];            /* [2 c + half] */
+    if constexpr (INT_EDGES) {
+      /* gx^2 + gy^2 > limit in 64-bit integers: exact, nothing to settle */
+#pragma unroll
+      for (int q = 0; q < 4; q++) {
+        const int c = q >> 1, h = q & 1;
+        int gx[4], gy[4];
+        ce_mma_pass2 (a2s, x0[c][0][h], x1[c][0][h], x2[c][0][h], 0, gx);
+        ce_mma_pass2 (a2d, x0[c][1][h], x1[c][1][h], x2[c][1][h], 0, gy);
+        uint32_t o = 0;
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+          o |= ((long long) gx[i] * gx[i] + (long long) gy[i] * gy[i]
+              > k.limit ? 0xffu : 0u) << (8 * i);
+        out[q] = o;
+      }
+    } else {
+      ce_grad gr[4];
+#pragma unroll
+      for (int q = 0; q < 4; q++) {
+        const int c = q >> 1, h = q & 1;
+        int gx[4], gy[4];
+        ce_mma_pass2 (a2s, x0[c][0][h], x1[c][0][h], x2[c][0][h],
+            (int) CE_MMA_MAGIC, gx);
+        ce_mma_pass2 (a2d, x0[c][1][h], x1[c][1][h], x2[c][1][h],
+            (int) CE_MMA_MAGIC, gy);
+#pragma unroll
+        for (int i = 0; i < 4; i++) {
+          gr[q].x[i] = __int_as_float (gx[i]) - CE_MMA_MAGIC_F;
+          gr[q].y[i] = __int_as_float (gy[i]) - CE_MMA_MAGIC_F;
+        }
+      }
+      bool open[4];
+#pragma unroll
+      for (int q = 0; q < 4; q++)
+        out[q] = ce_edge_out_open < NORM, OUTPUT, CE_BLUR_SCALE > (gr[q], k,
+            open[q]);
+      if (__builtin_expect (open[0] || open[1] || open[2] || open[3], 0)) {
+#pragma unroll
+        for (int q = 0; q < 4; q++)
+          if (open[q])
+            out[q] = ce_l2_settle < OUTPUT, CE_BLUR_SCALE > (gr[q],
+                k.limit);
+      }
+    }
+    /* out[q] bytes: (g, 2t), (g, 2t + 1), (g + 8, 2t), (g + 8, 2t + 1) of
+     * columns 16 c + 8 h on */
+    __syncwarp ();
+#pragma unroll
+    for (int q = 0; q < 4; q++) {
+      uint8_t *s = stage + g * FUSED_MMA_STAGE_PITCH + 8 * q + 2 * t;
+      *reinterpret_cast < uint16_t * >(s) = (uint16_t) out[q];
+      *reinterpret_cast < uint16_t * >(s + 8 * FUSED_MMA_STAGE_PITCH) =
+          (uint16_t) (out[q] >> 16);
+    }
+    __syncwarp ();
+    const uint4 v = *st_in;
+    const int row = y + (lane >> 1);
+    if (row < ye) {
+      uint8_t *q = dst + (size_t) row * dst_pitch + cx;
+      if (whole) {
+        *reinterpret_cast < uint4 * >(q) = v;
+      } else {
+        const uint32_t vw[4] = { v.x, v.y, v.z, v.w };
+#pragma unroll
+        for (int i = 0; i < 4; i++)
+          if (cx + 4 * i >= 4 && cx + 4 * i < xe)
+            reinterpret_cast < uint32_t * >(q)[i] = vw[i];
+      }
     }
 #pragma unroll
-    for (int h = 0; h < 2; h++) {
-      int gx[4], gy[4];
-      ce_mma_pass2 (a2s, x0[0][h], x1[0][h], x2[0][h], gx);
-      ce_mma_pass2 (a2d, x0[1][h], x1[1][h], x2[1][h], gy);
-      ce_grad gr;
+    for (int c = 0; c < 2; c++)
 #pragma unroll
-      for (int i = 0; i < 4; i++) {
-        gr.x[i] = __int_as_float (gx[i]) - CE_MMA_MAGIC_F;
-        gr.y[i] = __int_as_float (gy[i]) - CE_MMA_MAGIC_F;
-      }
-      const uint32_t out = ce_edge_out < NORM, OUTPUT, CE_BLUR_SCALE > (gr,
-          k);
-      /* bytes: (y + g, 2t), (y + g, 2t + 1), (y + g + 8, 2t), ... + 1 */
-      uint8_t *q = dst + (size_t) (y + g) * dst_pitch + X + 8 * h + 2 * t;
-      if (col_ok[h]) {
-        if (y + g < ye)
-          *reinterpret_cast < uint16_t * >(q) = (uint16_t) out;
-        if (y + g + 8 < ye)
-          *reinterpret_cast < uint16_t * >(q + 8 * dst_pitch) =
-              (uint16_t) (out >> 16);
-      }
-    }
+      for (int a = 0; a < 2; a++)
 #pragma unroll
-    for (int a = 0; a < 2; a++)
-#pragma unroll
-      for (int h = 0; h < 2; h++)
-        x0[a][h] = x2[a][h];
+        for (int h = 0; h < 2; h++)
+          x0[c][a][h] = x2[c][a][h];
     y += FUSED_MMA_ROWS;
     return true;
   };
@@ -1411,7 +1504,8 @@ struct fused_layout
   int interior_blocks;          /* blocks of interior strips */
   int mma;                      /* interior strips on tensor cores
                                  * (edge_fused_mma): columns 4 ... xr0 - 1
-                                 * in mcols warp columns of FUSED_MMA_W,
+                                 * in mcols warp columns of FUSED_MMA_W
+                                 * from column 0 (the first one cut),
                                  * rows in mstrips strips of mth */
   int mcols, mth, mstrips;
 };
@@ -1438,7 +1532,8 @@ struct fused_task
   int X, ys, ye;
   bool interior;
   bool mma;                     /* a warp's tiles (edge_fused_mma), columns
-                                 * X ... X + FUSED_MMA_W - 1 below xe */
+                                 * X ... X + FUSED_MMA_W - 1 from 4 and
+                                 * below xe */
   int xe;
 };
 
@@ -1456,7 +1551,7 @@ fused_task_of (const fused_layout & L, int W, int w, int lane, fused_task & t)
     w -= L.interior0;
     if (w >= L.mcols * L.mstrips)
       return false;
-    t.X = 4 + (w % L.mcols) * FUSED_MMA_W;
+    t.X = (w % L.mcols) * FUSED_MMA_W;
     t.ys = L.ia + (w / L.mcols) * L.mth;
     t.ye = min (t.ys + L.mth, L.ib);
     t.xe = L.xr0;
@@ -1595,8 +1690,11 @@ edge_fused_block (const uint8_t * __restrict__ luma, size_t luma_pitch,
                                  * otherwise no lane talks to another */
   if constexpr (MMA) {
     if (t.mma) {
+      __shared__ __align__ (16) uint8_t
+          stage[FUSED_WARPS][16 * FUSED_MMA_STAGE_PITCH];
+      const bool vec16 = ((uintptr_t) dst | dst_pitch) % 16 == 0;
       edge_fused_mma < NORM, OUTPUT > (luma, luma_pitch, W, H, t.X, t.xe,
-          t.ys, t.ye, k, dst, dst_pitch);
+          t.ys, t.ye, k, dst, dst_pitch, vec16, stage[threadIdx.y]);
       return;
     }
   }
@@ -1807,7 +1905,7 @@ fused_layout_make (int W, int H, int row0, int row1, bool blur, bool aligned,
   L.mth = FUSED_MMA_ROWS * FUSED_MMA_TILES;
   if (L.inner && blur && mma) {
     L.mma = 1;
-    L.mcols = ce_ceil_div (L.xr0 - 4, FUSED_MMA_W);
+    L.mcols = ce_ceil_div (L.xr0, FUSED_MMA_W);
     L.mstrips = ce_ceil_div (L.ib - L.ia, L.mth);
     L.interior_blocks = (int) ce_ceil_div ((long long) L.mcols * L.mstrips,
         (long long) FUSED_WARPS);
@@ -2001,9 +2099,12 @@ fused_short_fill_rows (size_t n, unsigned cols)
 
 /* The arguments are passed by address (cudaLaunchKernel), each with the
  * type of the kernel's parameter. */
-/* Whether launches may take the interior to tensor cores (tests and the
- * benchmark turn it off to compare; ce_fused_set_tensor_cores). */
-static int fused_mma_allowed = 1;
+/* Whether launches may take the interior to tensor cores: off, as
+ * measured no faster than the CUDA-core interior on an H200 (it ties on
+ * the l2 edges at 8K and is slower at 4K and for the magnitude;
+ * PERFORMANCE.md, "Tensor cores for the interior").  Tests and the
+ * benchmark turn it on (ce_fused_set_tensor_cores). */
+static int fused_mma_allowed = 0;
 
 extern "C" int
 ce_fused_set_tensor_cores (int on)
@@ -2255,11 +2356,12 @@ ce_fused_layout_errors (int W, int H, int row0, int row1, int blur,
       /* reads rows ys - 3 on and columns X - 4 on, words clamped to the
        * frame; the pixels it stores need rows to ye + 2 and columns to
        * xe + 2, which must be inside */
-      if (!aligned || !blur || t.xe % 4 || t.X - 4 < 0 || t.ys - 3 < 0
-          || t.ye + 2 > H - 1 || t.xe + 2 > W - 1 || t.X >= t.xe)
+      if (!aligned || !blur || t.xe % 4 || t.X % FUSED_MMA_W
+          || t.ys - 3 < 0 || t.ye + 2 > H - 1 || t.xe + 2 > W - 1
+          || max (t.X, 4) >= t.xe)
         fail ("tensor-core reads leave the frame", t);
       for (int y = t.ys; y < t.ye; y++)
-        for (int x = t.X; x < t.X + FUSED_MMA_W && x < t.xe; x++)
+        for (int x = max (t.X, 4); x < t.X + FUSED_MMA_W && x < t.xe; x++)
           if (seen[(size_t) (y - row0) * W + x]++)
             fail ("pixel taken twice", t);
       return;

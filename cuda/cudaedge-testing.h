@@ -45,9 +45,10 @@ int ce_fused_layout_errors (int width, int height, int row0, int row1,
     size_t what_size);
 
 /* Whether the fused edge kernel may take the interior of blurred frames
- * to tensor cores (on by default; where the GPU and the build allow it);
- * returns the previous setting.  For tests and benchmarks that compare
- * the two paths.  Process-wide. */
+ * to tensor cores (where the GPU and the build allow it; off by default:
+ * no faster than the CUDA-core interior where measured); returns the
+ * previous setting.  For tests and benchmarks that compare the two
+ * paths.  Process-wide. */
 int ce_fused_set_tensor_cores (int on);
 /* 1 when launches on the calling thread's current device take the
  * tensor-core path (allowed, and built for it), else 0. */

@@ -769,7 +769,7 @@ enum
   V_BLUR_DIRECT, V_BLUR_TILED, V_BLUR_SEPARABLE, V_BLUR_TWO_PASS,
   V_SOBEL, V_THRESH, V_SOBEL_THRESH, V_STAGED,
   V_FUSED, V_FUSED_MAG, V_FUSED_REFLECT, V_FUSED_ZERO, V_FUSED_L1,
-  V_FUSED_L1_MAG, V_FUSED_NOBLUR, V_FUSED_CC, V_FUSED_MAG_CC,
+  V_FUSED_L1_MAG, V_FUSED_NOBLUR, V_FUSED_TC, V_FUSED_MAG_TC,
   V_UP_GRAY, V_UP_RGBA,
   V_NPP_GAUSS, V_NPP_SOBEL, V_NPP_CMP, V_NPP_CHAIN,
   V_COUNT
@@ -810,9 +810,9 @@ static const struct
   [V_FUSED_L1] = {"fused l1", 2, CEIL_D2D},
   [V_FUSED_L1_MAG] = {"fused l1 magnitude", 2, CEIL_D2D},
   [V_FUSED_NOBLUR] = {"fused blur off", 2, CEIL_D2D},
-  /* the same kernels with the interior kept off tensor cores */
-  [V_FUSED_CC] = {"fused edge, CUDA cores only", 2, CEIL_D2D},
-  [V_FUSED_MAG_CC] = {"fused magnitude, CUDA cores only", 2, CEIL_D2D},
+  /* the same kernels with the interior on tensor cores (off by default) */
+  [V_FUSED_TC] = {"fused edge, tensor cores", 2, CEIL_D2D},
+  [V_FUSED_MAG_TC] = {"fused magnitude, tensor cores", 2, CEIL_D2D},
   [V_UP_GRAY] = {"upscale2x GRAY8", 5, CEIL_D2D},
   [V_UP_RGBA] = {"upscale2x RGBA", 20, CEIL_D2D, "RGBA"},
   [V_NPP_GAUSS] = {"npp gauss 5x5 8u", 2, CEIL_D2D},
@@ -910,10 +910,10 @@ enqueue (int v, unsigned idx)
               s));
       break;
     }
-    case V_FUSED_CC:
-    case V_FUSED_MAG_CC:{
-      const int was = ce_fused_set_tensor_cores (0);
-      CS (ce_launch_edge_fused (luma, lp, w, h, 0, h, v == V_FUSED_CC ?
+    case V_FUSED_TC:
+    case V_FUSED_MAG_TC:{
+      const int was = ce_fused_set_tensor_cores (1);
+      CS (ce_launch_edge_fused (luma, lp, w, h, 0, h, v == V_FUSED_TC ?
               &g.c_def : &g.c_mag, out, PITCH (K_OUT), s));
       ce_fused_set_tensor_cores (was);
       break;

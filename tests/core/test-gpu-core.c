@@ -1008,20 +1008,19 @@ test_fused_matches_reference_for_every_option (const scene * sc)
       }
 }
 
-/* The same with the interior of blurred frames kept off tensor cores:
- * both interiors stay exact.  (On a GPU and build that allow them, the
- * case above takes the interior of large frames to tensor cores.) */
+/* The same with the interior of blurred frames on tensor cores (off by
+ * default): exact too, where the device and the build run it. */
 static void
-test_fused_on_cuda_cores_matches_reference (const scene * sc)
+test_fused_on_tensor_cores_matches_reference (const scene * sc)
 {
+  const int was = ce_fused_set_tensor_cores (1);
   static gboolean told;
   if (!told) {
     g_test_message ("the fused kernel takes blurred interiors to tensor "
-        "cores on this device: %s", ce_fused_tensor_cores_used ()? "yes"
-        : "no");
+        "cores on this device when allowed: %s",
+        ce_fused_tensor_cores_used ()? "yes" : "NO (CUDA cores only)");
     told = TRUE;
   }
-  const int was = ce_fused_set_tensor_cores (0);
   test_fused_matches_reference_for_every_option (sc);
   ce_fused_set_tensor_cores (was);
 }
@@ -1507,8 +1506,8 @@ static const scene_test scene_tests[] = {
       test_fused_matches_reference_for_every_option, ON_EVERY_SCENE},
   {"fused-in-bands-equals-whole", test_fused_in_bands_equals_whole,
       ON_EVERY_SCENE},
-  {"fused-on-cuda-cores-matches-reference",
-      test_fused_on_cuda_cores_matches_reference, MIXED_ONLY},
+  {"fused-on-tensor-cores-matches-reference",
+      test_fused_on_tensor_cores_matches_reference, MIXED_ONLY},
   {"upscale-kernel-matches-reference", test_upscale_kernel_matches_reference,
       UP_TO_4M | NO_BLOCKS},
   {"edge-frame-matches-reference", test_edge_frame_matches_reference,
