@@ -1142,16 +1142,23 @@ edge_fused_general (const uint8_t * __restrict__ luma, size_t luma_pitch,
  * slots in the order the data already lies in the threads: pass 1's from
  * each thread's 8 contiguous bytes (ce_mma_col), pass 2's from the rows
  * pass 1 left in each thread's accumulators (ce_mma_row), which then go
- * into pass 2 without a shuffle.  Both passes' coefficient matrices are
- * made once per thread with the same orders.
+ * into pass 2 without a shuffle.  The coefficient matrices' fragments,
+ * in the same orders, are a table the compiler makes (ce_mma_tab).
  *
  * A warp takes a column of tiles of 16 rows and 32 columns (two 16 x 16
  * products side by side), rows [ys, ye): a tile's pass 2 reads H rows
  * y - 3 ... y + 20 (3 groups of 8: T0, T1, T2), and the next tile's T0
- * is this one's T2, so pass 1 makes each H row once.  gx and gy are then exact integers
- * below 2^20 in magnitude; they go out as floats (2^23 + 2^22 is added
- * in the accumulator, so the float is its bits less that) through
- * ce_edge_out, as on the other paths.  Warp columns start at multiples
+ * is this one's T2, so pass 1 makes each H row once.  gx and gy are then
+ * exact integers below 2^20 in magnitude.  The l2 edges compare
+ * gx^2 + gy^2 with the limit in 64-bit integers; the other outputs take
+ * them as floats (2^23 + 2^22 is added in the accumulator, so the float
+ * is its bits less that) through ce_edge_out's forms, as on the other
+ * paths.
+ *
+ * Measured on an H200 no faster than the CUDA-core interior (a tie on
+ * the l2 edges at 8K, slower at 4K and on the magnitude), so launches
+ * take it only when allowed (ce_fused_set_tensor_cores; PERFORMANCE.md,
+ * "Tensor cores for the interior").  Warp columns start at multiples
  * of 32 (the first one's columns 0 ... 3 are a side lane's), so that
  * their rows are whole sectors; reads before the frame's first column or
  * past its last row or word are clamped to them: only outputs the tile
@@ -1170,6 +1177,8 @@ edge_fused_general (const uint8_t * __restrict__ luma, size_t luma_pitch,
 #ifndef FUSED_MMA_AHEAD
 #define FUSED_MMA_AHEAD 1
 #endif
+/* Resident blocks per multiprocessor the registers are budgeted for
+ * (4: at most 128 registers; with 5, 96, all but the l2 edges spill). */
 #ifndef FUSED_MMA_MIN_BLOCKS
 #define FUSED_MMA_MIN_BLOCKS 4
 #endif
