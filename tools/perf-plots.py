@@ -72,7 +72,9 @@ Variant names the plots use:
   cudaedge-bench  "d2d copy (ceiling)", "fused ..." (every fused variant:
                   "fused edge (default)", "fused magnitude", "fused reflect
                   border", "fused zero border", "fused l1", "fused l1
-                  magnitude", "fused blur off"), "H2D+D2H overlapped (2
+                  magnitude", "fused blur off", "fused edge, tensor
+                  cores", "fused magnitude, tensor cores"), "H2D+D2H
+                  overlapped (2
                   streams)", "cpu fast, N threads"
   element-bench   "link ceiling" (fps the overlapped H2D + D2H of the input
                   and output frame allow), "ELEMENT backend=BACKEND" (the
