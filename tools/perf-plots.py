@@ -74,8 +74,7 @@ Variant names the plots use:
                   border", "fused zero border", "fused l1", "fused l1
                   magnitude", "fused blur off", "fused edge, tensor
                   cores", "fused magnitude, tensor cores"), "H2D+D2H
-                  overlapped (2
-                  streams)", "cpu fast, N threads"
+                  overlapped (2 streams)", "cpu fast, N threads"
   element-bench   "link ceiling" (fps the overlapped H2D + D2H of the input
                   and output frame allow), "ELEMENT backend=BACKEND" (the
                   element, parallel 1 or N pipelines), "identity", "link,
