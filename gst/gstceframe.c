@@ -176,7 +176,10 @@ gst_ce_base_filter_map_frames (GstCeBaseFilter * self, GstBuffer * inbuf,
   if (!gst_video_frame_map (in, &filter->in_info, inbuf, in_flags))
     goto map_in_failed;
   if (!gst_video_frame_map (out, &filter->out_info, outbuf, out_flags)) {
+    /* Unmapped and cleared: a caller that frees a job with both frames
+     * (gst_ce_job_free) must not unmap it again. */
     gst_video_frame_unmap (in);
+    memset (in, 0, sizeof (*in));
     goto map_out_failed;
   }
   return TRUE;
