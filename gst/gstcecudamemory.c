@@ -89,26 +89,30 @@ gst_ce_cuda_memory_set_element_context (GstElement * element,
     GstContext * context)
 {
   GstCeBaseFilterPrivate *priv = GET_PRIV (GST_CE_BASE_FILTER (element));
-  GstCudaContext *gst_ctx;
+  GstCudaContext *gst_ctx = NULL;
+  gboolean have;
   gint device_id;
 
   GST_OBJECT_LOCK (element);
   device_id = priv->device_id;
   GST_OBJECT_UNLOCK (element);
 
+  /* A context once taken is kept (gst_cuda_handle_set_context would keep
+   * it too) and never cleared here: the streaming thread works in it. */
   g_mutex_lock (&priv->lock);
-  gst_ctx = priv->gst_ctx;
-  priv->gst_ctx = NULL;
+  have = priv->gst_ctx != NULL;
   g_mutex_unlock (&priv->lock);
 
-  gst_cuda_handle_set_context (element, context, device_id, &gst_ctx);
-
-  g_mutex_lock (&priv->lock);
-  if (priv->gst_ctx == NULL)
-    priv->gst_ctx = gst_ctx;
-  else
+  if (!have && gst_cuda_handle_set_context (element, context, device_id,
+          &gst_ctx) && gst_ctx) {
+    g_mutex_lock (&priv->lock);
+    if (priv->gst_ctx == NULL) {
+      priv->gst_ctx = gst_ctx;
+      gst_ctx = NULL;
+    }
+    g_mutex_unlock (&priv->lock);
     gst_clear_object (&gst_ctx);
-  g_mutex_unlock (&priv->lock);
+  }
 
   GST_ELEMENT_CLASS (g_type_class_peek (GST_TYPE_VIDEO_FILTER))->set_context
       (element, context);
@@ -225,8 +229,13 @@ gst_ce_cuda_memory_ensure_context (GstCeBaseFilter * self, gint device_id)
 
   /* GStreamer's own when that failed. */
   if (!gst_cuda_ensure_element_context (GST_ELEMENT_CAST (self), device_id,
-          &priv->gst_ctx))
+          &gst_ctx))
     return NULL;
+  g_mutex_lock (&priv->lock);
+  if (priv->gst_ctx == NULL)
+    priv->gst_ctx = gst_object_ref (gst_ctx);
+  g_mutex_unlock (&priv->lock);
+  gst_object_unref (gst_ctx);
   return gst_ce_cuda_memory_get_context (self);
 }
 
