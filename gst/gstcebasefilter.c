@@ -341,6 +341,12 @@ gst_ce_base_filter_start (GstBaseTransform * trans)
     GST_CAT_INFO_OBJECT (klass->debug, self, "using the CUDA backend on "
         "device %d (%s)", gst_ce_context_get_device_id (ctx),
         gst_ce_context_get_device_name (ctx));
+  } else if (backend == GST_CE_BACKEND_AUTO && device_id >= 0) {
+    /* A device the application named and did not get: said on the bus,
+     * not only in the log. */
+    GST_ELEMENT_WARNING (self, RESOURCE, NOT_FOUND,
+        ("Could not open CUDA device %d; using the CPU backend.", device_id),
+        ("%s (backend=auto)", ce_last_error ()));
   } else if (backend == GST_CE_BACKEND_AUTO) {
     GST_CAT_WARNING_OBJECT (klass->debug, self, "no usable CUDA device, "
         "using the CPU backend: %s", ce_last_error ());

@@ -573,6 +573,41 @@ GST_START_TEST (test_cuda_device_id_is_ready_only)
 
 GST_END_TEST;
 
+/* backend=auto and a device that no machine has: a warning on the bus
+ * that names it, then every frame on the CPU. */
+GST_START_TEST (test_missing_device_with_auto_warns_and_runs_on_cpu)
+{
+  CeTestFixture f;
+  GstElement *e = new_element (ELEMENT, "auto");
+  GstMessage *msg;
+  GstStructure *s;
+  GError *err = NULL;
+  GstVideoInfo info;
+  gint i;
+
+  g_object_set (e, "cuda-device-id", 32767, NULL);
+  ce_test_fixture_start (&f, e, "GRAY8", 8, 8);
+  msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_WARNING);
+  fail_unless (msg != NULL, "no warning for the missing device");
+  gst_message_parse_warning (msg, &err, NULL);
+  fail_unless (strstr (err->message, "CUDA device 32767") != NULL,
+      "warning: %s", err->message);
+  g_clear_error (&err);
+  gst_message_unref (msg);
+
+  for (i = 0; i < 3; i++)
+    fail_unless_equals_int (gst_harness_push (f.h,
+            ce_test_random_frame ("GRAY8", 8, 8, i, &info)), GST_FLOW_OK);
+  fail_unless_equals_int (gst_harness_buffers_received (f.h), 3);
+  s = ce_test_get_stats (f.element);
+  fail_unless_equals_string (gst_structure_get_string (s, "backend"), "cpu");
+  gst_structure_free (s);
+  fail_if (gst_bus_pop_filtered (f.bus, GST_MESSAGE_ERROR) != NULL);
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
 /* ---- n-threads ---- */
 
 GST_START_TEST (test_n_threads_property_is_uint_0_to_maxint_default_0)
@@ -1073,6 +1108,7 @@ elements_suite (void)
     ADD (test_backend_auto_picks_cuda_or_falls_back_to_cpu);
     ADD (test_backend_is_ready_only);
     ADD (test_cuda_device_id_is_ready_only);
+    ADD (test_missing_device_with_auto_warns_and_runs_on_cpu);
     ADD (test_n_threads_property_is_uint_0_to_maxint_default_0);
     ADD (test_n_threads_is_ignored_with_a_warning_above_ready);
     ADD (test_n_threads_1_2_and_0_give_identical_output);
