@@ -33,8 +33,8 @@
  * #GstCudaUpscale:check compares the GPU output with the CPU reference
  * while running and posts a `cudaupscale-check` element message on a
  * mismatch, with the fields `frame` (guint64), `mismatches` (guint64,
- * differing bytes), `x`, `y` (gint, the pixel of the first differing byte)
- * and `expected`, `got` (gint, that byte's values).
+ * differing pixels), `x`, `y` (gint, the first differing pixel) and
+ * `expected`, `got` (gint, the values of its first differing byte).
  *
  * On the CUDA backend, when the input frame rate is known, the element
  * keeps two frames in flight: a frame is uploaded while the previous one
@@ -182,6 +182,28 @@ gst_cuda_upscale_map_dimension (const GValue * in, GValue * out,
   return FALSE;
 }
 
+/* Progressive frames only: scaled as one picture, the two fields of an
+ * interlaced frame would be blended into each other.  Restricts @out's
+ * interlace-mode, when it has one, to progressive; FALSE when that
+ * leaves nothing. */
+static gboolean
+gst_cuda_upscale_restrict_progressive (GstStructure * out)
+{
+  const GValue *v = gst_structure_get_value (out, "interlace-mode");
+  GValue progressive = G_VALUE_INIT, both = G_VALUE_INIT;
+  gboolean ok;
+
+  if (!v)
+    return TRUE;
+  g_value_init (&progressive, G_TYPE_STRING);
+  g_value_set_static_string (&progressive, "progressive");
+  ok = gst_value_intersect (&both, v, &progressive);
+  g_value_unset (&progressive);
+  if (ok)
+    gst_structure_take_value (out, "interlace-mode", &both);
+  return ok;
+}
+
 static GstCaps *
 gst_cuda_upscale_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
@@ -216,6 +238,11 @@ gst_cuda_upscale_transform_caps (GstBaseTransform * trans,
     /* Format, frame rate, pixel aspect ratio and colorimetry carry over;
      * only the size changes.  A missing size stays unconstrained. */
     out = gst_structure_copy (in);
+    if (!gst_cuda_upscale_restrict_progressive (out)) {
+      GST_DEBUG_OBJECT (trans, "%" GST_PTR_FORMAT " is not progressive", in);
+      gst_structure_free (out);
+      continue;
+    }
     for (d = 0; d < G_N_ELEMENTS (dims); d++) {
       const GValue *v = gst_structure_get_value (in, dims[d]);
       GValue mapped = G_VALUE_INIT;
@@ -309,6 +336,16 @@ gst_cuda_upscale_set_info (GstCeBaseFilter * base,
       || (gint64) GST_VIDEO_INFO_HEIGHT (out_info) !=
       2 * (gint64) GST_VIDEO_INFO_HEIGHT (in_info))
     return FALSE;
+  if (GST_VIDEO_INFO_IS_INTERLACED (in_info)
+      || GST_VIDEO_INFO_IS_INTERLACED (out_info)) {
+    GST_ELEMENT_ERROR (base, STREAM, FORMAT,
+        ("Interlaced video is not supported; deinterlace it first."),
+        ("input %s, output %s", gst_video_interlace_mode_to_string
+            (GST_VIDEO_INFO_INTERLACE_MODE (in_info)),
+            gst_video_interlace_mode_to_string (GST_VIDEO_INFO_INTERLACE_MODE
+                (out_info))));
+    return FALSE;
+  }
 
   GST_INFO_OBJECT (base, "%s %dx%d -> %dx%d",
       GST_VIDEO_INFO_NAME (in_info), GST_VIDEO_INFO_WIDTH (in_info),

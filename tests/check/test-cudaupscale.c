@@ -417,6 +417,43 @@ CE_TEST (test_odd_downstream_size_fails_not_negotiated)
 
 GST_END_TEST;
 
+/* Interlaced frames have no counterpart (their fields would be blended):
+ * caps that may be either keep only progressive, interlaced input is not
+ * negotiated. */
+CE_TEST (test_interlaced_input_is_not_negotiated)
+{
+  CeTestFixture f;
+  GstVideoInfo info;
+  GstCaps *caps, *want;
+
+  caps = upstream_caps_for ("video/x-raw,format=GRAY8,width=8,height=8,"
+      "framerate=25/1,interlace-mode={ progressive, interleaved }");
+  want = gst_caps_from_string ("video/x-raw,format=GRAY8,width=4,height=4,"
+      "framerate=25/1,interlace-mode=progressive");
+  assert_caps_equal (caps, want);
+  gst_caps_unref (caps);
+  gst_caps_unref (want);
+  caps = upstream_caps_for ("video/x-raw,format=GRAY8,width=8,height=8,"
+      "interlace-mode=interleaved");
+  assert_caps_empty (caps);
+  gst_caps_unref (caps);
+
+  f.element = new_upscale ("cpu");
+  f.bus = gst_bus_new ();
+  gst_element_set_bus (f.element, f.bus);
+  f.h = gst_harness_new_with_element (f.element, "sink", "src");
+  gst_harness_set_src_caps_str (f.h, "video/x-raw,format=GRAY8,width=4,"
+      "height=4,framerate=25/1,interlace-mode=interleaved,"
+      "field-order=top-field-first");
+  fail_unless_equals_int (gst_harness_push (f.h,
+          ce_test_random_frame ("GRAY8", 4, 4, 1, &info)),
+      GST_FLOW_NOT_NEGOTIATED);
+  fail_unless_equals_int (gst_harness_buffers_received (f.h), 0);
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
 /* What videotestsrc ! cudaupscale ! video/x-raw,width=640,height=480 does,
  * with the harness as source (the tests load no other plugin): ask
  * downstream what it takes, fixate, stream. */
