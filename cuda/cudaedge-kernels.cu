@@ -129,7 +129,11 @@ ce_kernels_probe (void)
  * difference across for gx; a difference down then [1 2 1] across for
  * gy), then the output of ce_edge_value: in 32-bit integers for the l2
  * edges, on exact floats for the others (ce_sobel, ce_rows).  Output:
- * one 32-bit store per lane and row.
+ * one 32-bit store per lane and row.  In interior strips (below) a lane
+ * owns 8 columns (FUSED_IPX; warps 256 wide): 4 words a row, horizontal
+ * sums and vertical taps for the 10 columns X-1 ... X+8, two groups of 4
+ * columns through the Sobel, two stores; the 2 columns of B beyond the
+ * lane's own are then made for 8 columns instead of 4.
  *
  * Strips (fused_layout_make): the strips whose reads all fall inside the
  * frame (interior strips) are cut so that the launch is whole waves of
@@ -163,6 +167,14 @@ ce_kernels_probe (void)
  */
 #define FUSED_PX 4                          /* columns per lane */
 #define FUSED_TW (32 * FUSED_PX)            /* columns per warp */
+/* Columns per lane of the interior strips of edge_fused_kernel: 4, or 8
+ * (two groups of 4 sharing one lane's loads, horizontal sums and
+ * vertical taps, so the two columns of B on either side that the Sobel
+ * needs are made once for 8 columns instead of for 4; PERFORMANCE.md). */
+#ifndef FUSED_IPX
+#define FUSED_IPX 8
+#endif
+#define FUSED_ITW (32 * FUSED_IPX)          /* columns per interior warp */
 /* Rows of a general strip of edge_fused_kernel. */
 #ifndef FUSED_TH
 #define FUSED_TH 8
@@ -183,11 +195,14 @@ ce_kernels_probe (void)
 #ifndef FUSED_SIDE_LANES
 #define FUSED_SIDE_LANES 8
 #endif
-/* Resident blocks per SM the register budget is set for (6: at most 80
- * registers; 7, 72 registers, spilled the l2 magnitude and measured
- * slower from 1440p to 4096x4096, PERFORMANCE.md), and warps per block. */
+/* Resident blocks per SM the register budget is set for, and warps per
+ * block.  4 blocks: at most 128 registers, which the 8-column interior
+ * lanes need (at 80 registers, 6 blocks, they spill up to 376 bytes a
+ * thread and the magnitude and l1 outputs lose a third; at 96, 5 blocks,
+ * the l2 magnitude still spills; PERFORMANCE.md).  With 4-column lanes
+ * 6 blocks measured fastest. */
 #ifndef FUSED_MIN_BLOCKS
-#define FUSED_MIN_BLOCKS 6
+#define FUSED_MIN_BLOCKS (FUSED_IPX == 8 ? 4 : 6)
 #endif
 #ifndef FUSED_WARPS
 #define FUSED_WARPS 4
@@ -743,7 +758,7 @@ template < int E > struct ce_unroll <E, E >
  * left of the lane's first column; dst at the lane's first output pixel;
  * the strip's rows and the row after its last read must be inside the
  * frame. */
-template < bool BLUR, int NORM, int OUTPUT >
+template < bool BLUR, int NORM, int OUTPUT, int PX = FUSED_PX >
 static __device__ __forceinline__ void
 edge_fused_interior (const uint8_t * __restrict__ luma, size_t luma_pitch,
     int rows, const ce_fconsts & k, uint8_t * __restrict__ dst, size_t dst_pitch)
@@ -751,61 +766,82 @@ edge_fused_interior (const uint8_t * __restrict__ luma, size_t luma_pitch,
   constexpr int R = BLUR ? 2 : 0;       /* blur radius in rows */
   constexpr int P = 2 * R + 2;  /* Y rows read before the first output */
   constexpr int UNROLL = FUSED_UNROLL;
+  constexpr int G = PX / 4;     /* groups of 4 columns */
+  constexpr int NW = G + 2;     /* words a row: bytes X - 4 ... X + PX + 3 */
+  constexpr int NP = 2 * G + 1; /* pairs of B: columns X - 1 ... X + PX */
+  static_assert (PX == 4 || PX == 8, "4 or 8 columns a lane");
   static_assert (UNROLL % FUSED_PREFETCH == 0, "a whole ring per period");
   static_assert (UNROLL % 5 == 0, "a whole period of the blur's rows");
-  uint32_t hr[5][3];            /* horizontal sums by Y row, mod 5 */
-  ce_sobel < NORM, OUTPUT, BLUR ? CE_BLUR_SCALE : 1 > sob;
+  uint32_t hr[5][NP];           /* horizontal sums by Y row, mod 5 */
+  /* Group g's Sobel takes B pairs 2g ... 2g + 2 (columns X - 1 + 4g ...
+   * X + 4 + 4g). */
+  ce_sobel < NORM, OUTPUT, BLUR ? CE_BLUR_SCALE : 1 > sob[G];
 
   /* Y row I (from ys - 1 - R): into the windows. */
-  auto row_in = [&](auto I, uint32_t w0, uint32_t w1, uint32_t w2) {
+  auto row_in = [&](auto I, const uint32_t * w) {
     if constexpr (BLUR) {
       constexpr int i = decltype (I)::value;
-      ce_hpass_packed (w0, w1, w2, hr[i % 5]);
-      if constexpr (i >= 2 * R) {
-        uint32_t v[3];
 #pragma unroll
-        for (int q = 0; q < 3; q++)
+      for (int g = 0; g < G; g++) {
+        uint32_t h[3];
+        ce_hpass_packed (w[g], w[g + 1], w[g + 2], h);
+#pragma unroll
+        for (int q = g == 0 ? 0 : 1; q < 3; q++)
+          hr[i % 5][2 * g + q] = h[q];
+      }
+      if constexpr (i >= 2 * R) {
+        uint32_t v[NP];
+#pragma unroll
+        for (int q = 0; q < NP; q++)
           v[q] = ce_vpass (hr[(i + 1) % 5][q], hr[(i + 2) % 5][q],
               hr[(i + 3) % 5][q], hr[(i + 4) % 5][q], hr[i % 5][q]);
-        sob.push_pairs (v);
+#pragma unroll
+        for (int g = 0; g < G; g++)
+          sob[g].push_pairs (v + 2 * g);
       }
     } else {
-      sob.push_bytes (w0, w1, w2);
+#pragma unroll
+      for (int g = 0; g < G; g++)
+        sob[g].push_bytes (w[g], w[g + 1], w[g + 2]);
     }
   };
-  auto load = [&](const uint8_t * row, uint32_t & w0, uint32_t & w1,
-      uint32_t & w2) {
+  auto load = [&](const uint8_t * row, uint32_t * w) {
     const uint32_t *p = reinterpret_cast < const uint32_t * >(row);
-    w0 = __ldg (p);
-    w1 = __ldg (p + 1);
-    w2 = __ldg (p + 2);
+#pragma unroll
+    for (int q = 0; q < NW; q++)
+      w[q] = __ldg (p + q);
   };
 
   auto prologue = [&](auto I) {
-    uint32_t w0, w1, w2;
-    load (luma + (size_t) decltype (I)::value * luma_pitch, w0, w1, w2);
-    row_in (I, w0, w1, w2);
+    uint32_t w[NW];
+    load (luma + (size_t) decltype (I)::value * luma_pitch, w);
+    row_in (I, w);
     return true;
   };
   ce_unroll < 0, P >::run (prologue);
-  uint32_t pf[FUSED_PREFETCH][3];       /* rows i ... i + D - 1, mod D */
+  uint32_t pf[FUSED_PREFETCH][NW];      /* rows i ... i + D - 1, mod D */
   const uint8_t *next = luma + (size_t) P * luma_pitch;
 #pragma unroll
   for (int a = 0; a < FUSED_PREFETCH; a++, next += luma_pitch)
-    load (next, pf[a][0], pf[a][1], pf[a][2]);
+    load (next, pf[a]);
 
   /* One output row; false after the strip's last.  The row index modulo
    * the period is all the windows need. */
   auto step = [&](auto K) {
     constexpr int i = P + decltype (K)::value;
     constexpr int f = decltype (K)::value % FUSED_PREFETCH;
-    const uint32_t w0 = pf[f][0], w1 = pf[f][1], w2 = pf[f][2];
-    load (next, pf[f][0], pf[f][1], pf[f][2]);
+    uint32_t w[NW];
+#pragma unroll
+    for (int q = 0; q < NW; q++)
+      w[q] = pf[f][q];
+    load (next, pf[f]);
     next += luma_pitch;
-    row_in (std::integral_constant < int, i > (), w0, w1, w2);
+    row_in (std::integral_constant < int, i > (), w);
 
     /* Output row from B rows i - 2R - 2 ... i - 2R. */
-    *reinterpret_cast < uint32_t * >(dst) = sob.out (k);
+#pragma unroll
+    for (int g = 0; g < G; g++)
+      reinterpret_cast < uint32_t * >(dst)[g] = sob[g].out (k);
     dst += dst_pitch;
     return --rows > 0;
   };
@@ -1490,7 +1526,10 @@ edge_fused_mma (const uint8_t * __restrict__ luma, size_t luma_pitch,
  * th rows tall, take rows [ia, ib) of every warp column, in the lanes
  * whose 12 bytes lie inside the frame (4 <= X <= W - 8: all but the
  * first lane of the first column and the last one or two lanes of the
- * frame); their reads need no border rule.  General strips, FUSED_TH
+ * frame); their reads need no border rule.  With 8-column interior lanes
+ * the interior's warp columns are FUSED_ITW wide from column 4 (icols),
+ * and xr0 is moved down to 4 plus a multiple of 8, so one more side lane
+ * may take the 4 columns left over.  General strips, FUSED_TH
  * rows tall, take the rest: the band above ia and the band below ib
  * (whole warp columns), and rows [ia, ib) of the side lanes (X = 0 and
  * X = xr0, xr0 + 4 ... below W), one strip per lane, so that a few warps
@@ -1501,6 +1540,9 @@ edge_fused_mma (const uint8_t * __restrict__ luma, size_t luma_pitch,
 struct fused_layout
 {
   int cols;                     /* warp columns */
+  int icols;                    /* warp columns of interior strips:
+                                 * FUSED_ITW columns from column 4
+                                 * (FUSED_IPX 8) or FUSED_TW from 0 */
   int inner;                    /* whether there are interior strips */
   int row0, row1, ia, ib, th;
   int n_top, n_bottom;          /* general strips per warp column */
@@ -1539,6 +1581,8 @@ fused_lane_inner (int X, int W)
 struct fused_task
 {
   int X, ys, ye;
+  int px;                       /* columns X ... X + px - 1 (4, or
+                                 * FUSED_IPX in an interior strip) */
   bool interior;
   bool mma;                     /* a warp's tiles (edge_fused_mma), columns
                                  * X ... X + FUSED_MMA_W - 1 from 4 and
@@ -1554,6 +1598,7 @@ fused_task_of (const fused_layout & L, int W, int w, int lane, fused_task & t)
 {
   t.mma = false;
   t.xe = W;
+  t.px = FUSED_PX;
   if (w >= L.interior0 && L.mma) {
     /* A block's warps take neighbouring columns of one strip: half of
      * the bytes a warp reads, its neighbour reads too. */
@@ -1572,12 +1617,19 @@ fused_task_of (const fused_layout & L, int W, int w, int lane, fused_task & t)
      * the rows read around their strips are shared in its cache. */
     w -= L.interior0;
     const int blk = w / FUSED_WARPS;
-    t.ys = L.ia + ((blk / L.cols) * FUSED_WARPS + w % FUSED_WARPS) * L.th;
+    t.ys = L.ia + ((blk / L.icols) * FUSED_WARPS + w % FUSED_WARPS) * L.th;
     if (blk >= L.interior_blocks || t.ys >= L.ib)
       return false;
     t.ye = min (t.ys + L.th, L.ib);
-    t.X = (blk % L.cols) * FUSED_TW + lane * FUSED_PX;
     t.interior = true;
+    if (FUSED_IPX == 8) {
+      /* columns 4 ... xr0 - 1, which fused_layout_make made a whole
+       * number of lanes */
+      t.X = 4 + (blk % L.icols) * FUSED_ITW + lane * FUSED_IPX;
+      t.px = FUSED_IPX;
+      return t.X < L.xr0;
+    }
+    t.X = (blk % L.icols) * FUSED_TW + lane * FUSED_PX;
     return fused_lane_inner (t.X, W);   /* else a side lane */
   }
   if (w >= L.n_general)
@@ -1708,7 +1760,7 @@ edge_fused_block (const uint8_t * __restrict__ luma, size_t luma_pitch,
     }
   }
   if (t.interior)
-    edge_fused_interior < BLUR, NORM, OUTPUT > (luma +
+    edge_fused_interior < BLUR, NORM, OUTPUT, FUSED_IPX > (luma +
         (size_t) (t.ys - 1 - R) * luma_pitch + t.X - 4, luma_pitch,
         t.ye - t.ys, k, dst + (size_t) t.ys * dst_pitch + t.X, dst_pitch);
   else
@@ -1787,6 +1839,7 @@ fused_short_task_of (int W, int H, int R, int row0, int row1, bool aligned,
 {
   t.mma = false;
   t.xe = W;
+  t.px = FUSED_PX;
   if (bx * FUSED_TW >= W) {
     /* The side column: lane i takes side lane i / strips of strip i %
      * strips, when that strip is interior elsewhere. */
@@ -1888,14 +1941,22 @@ fused_layout_make (int W, int H, int row0, int row1, bool blur, bool aligned,
   L.n_bottom = ce_ceil_div (row1 - L.ib, FUSED_TH);
   L.xr0 = L.inner ? fused_xr0 (W) : W;
   L.side_pos = L.inner ? fused_side_lanes (W) : 0;
+  L.icols = L.cols;
+  if (L.inner && FUSED_IPX == 8 && !(blur && mma)) {
+    /* Interior lanes of 8 columns from column 4: the columns left over
+     * (4 at most) go to one more side lane. */
+    L.xr0 = 4 + (L.xr0 - 4) / FUSED_IPX * FUSED_IPX;
+    L.side_pos = 1 + (W - L.xr0 + FUSED_PX - 1) / FUSED_PX;
+    L.icols = ce_ceil_div (L.xr0 - 4, FUSED_ITW);
+  }
   L.n_side = ce_ceil_div (L.ib - L.ia, FUSED_TH);
   L.n_general = L.cols * (L.n_top + L.n_bottom)
       + (int) ce_ceil_div (L.n_side * L.side_pos, FUSED_SIDE_LANES);
   L.interior0 = (int) ce_ceil_div (L.n_general, FUSED_WARPS) * FUSED_WARPS;
   L.th = FUSED_TH_MIN;
   L.interior_blocks = 0;
-  if (L.inner) {
-    const int ncol = L.cols;
+  if (L.inner && L.icols > 0) {
+    const int ncol = L.icols;
     const long long rows = L.ib - L.ia;
     /* Whole waves of strips about FUSED_TH_TARGET rows tall: tall enough
      * that the rows read around a strip cost little, short enough for
@@ -2376,15 +2437,16 @@ ce_fused_layout_errors (int W, int H, int row0, int row1, int blur,
       return;
     }
     if (t.interior) {
-      /* reads columns X - 4 ... X + 7, rows ys - 1 - R on, as words */
+      /* reads columns X - 4 ... X + px + 3, rows ys - 1 - R on, as words */
       const int last = shrt ? t.ys + FUSED_SHORT_TH + R
           : t.ye + R + FUSED_PREFETCH;
-      if (!aligned || !fused_lane_inner (t.X, W) || t.ys - 1 - R < 0
+      if (!aligned || !fused_lane_inner (t.X, W)
+          || !fused_lane_inner (t.X + t.px - 4, W) || t.ys - 1 - R < 0
           || last > H - 1 || (shrt && t.ye != t.ys + FUSED_SHORT_TH))
         fail ("interior reads leave the frame", t);
     }
     for (int y = t.ys; y < t.ye; y++)
-      for (int x = t.X; x < t.X + FUSED_PX && x < W; x++)
+      for (int x = t.X; x < t.X + t.px && x < W; x++)
         if (seen[(size_t) (y - row0) * W + x]++)
           fail ("pixel taken twice", t);
   };
