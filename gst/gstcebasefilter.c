@@ -497,8 +497,17 @@ gst_ce_base_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
       break;
     default:
       /* Outputs of earlier buffers go before the event, in order. */
-      if (GST_EVENT_IS_SERIALIZED (event))
-        gst_ce_base_filter_drain (self);
+      if (GST_EVENT_IS_SERIALIZED (event)) {
+        GstFlowReturn flow = gst_ce_base_filter_drain (self);
+
+        /* After EOS no buffer comes whose flow return could tell
+         * upstream that frames were lost: said on the bus instead, as a
+         * source says it.  (An error there was posted where it arose.) */
+        if (GST_EVENT_TYPE (event) == GST_EVENT_EOS
+            && (flow == GST_FLOW_NOT_LINKED
+                || flow == GST_FLOW_NOT_NEGOTIATED))
+          GST_ELEMENT_FLOW_ERROR (self, flow);
+      }
       break;
   }
   return parent->sink_event (trans, event);

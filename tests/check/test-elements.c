@@ -376,6 +376,55 @@ GST_START_TEST (test_eos_passes)
 
 GST_END_TEST;
 
+/* Frames still in flight at EOS that cannot be pushed (downstream
+ * unlinked) are an error on the bus, not a silent loss; with nothing in
+ * flight (the CPU) EOS passes quietly. */
+GST_START_TEST (test_eos_with_frames_held_and_no_peer_is_an_error)
+{
+  const Element *el = ELEMENT;
+  CeTestFixture f;
+  GstVideoInfo info;
+  GstBuffer *buf;
+  GstPad *src;
+  GstMessage *msg;
+  guint i, out = 0;
+
+  ce_test_fixture_start (&f, new_element (el, NULL), "GRAY8", 16, 16);
+  for (i = 0; i < CE_TEST_FRAMES_HELD + 1; i++)
+    fail_unless_equals_int (gst_harness_push (f.h,
+            ce_test_random_frame ("GRAY8", 16, 16, 30 + i, &info)),
+        GST_FLOW_OK);
+  while ((buf = gst_harness_try_pull (f.h)) != NULL) {
+    gst_buffer_unref (buf);
+    out++;
+  }
+  src = gst_element_get_static_pad (f.element, "src");
+  fail_unless (gst_pad_unlink (src, f.h->sinkpad));
+  gst_object_unref (src);
+  gst_harness_push_event (f.h, gst_event_new_eos ());
+
+  msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_ERROR);
+  if (out == CE_TEST_FRAMES_HELD + 1) {
+    fail_unless (msg == NULL, "an error with nothing in flight");
+  } else {
+    GError *err = NULL;
+    gchar *debug = NULL;
+
+    fail_unless (msg != NULL, "%u frames lost at EOS without an error",
+        CE_TEST_FRAMES_HELD + 1 - out);
+    gst_message_parse_error (msg, &err, &debug);
+    fail_unless (g_error_matches (err, GST_STREAM_ERROR,
+            GST_STREAM_ERROR_FAILED), "error: %s", err->message);
+    fail_unless (debug && strstr (debug, "not-linked"), "debug: %s", debug);
+    g_clear_error (&err);
+    g_free (debug);
+    gst_message_unref (msg);
+  }
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
 /* ---- negotiation ---- */
 
 /* cudaedge: GRAY8 of the same size; cudaupscale: the same format at twice
@@ -1100,6 +1149,7 @@ elements_suite (void)
     ADD (test_latency_is_the_frames_held_when_pipelined);
     ADD (test_flush_mid_stream_then_more_buffers);
     ADD (test_eos_passes);
+    ADD (test_eos_with_frames_held_and_no_peer_is_an_error);
     ADD (test_output_caps_keep_rate_and_par);
     ADD (test_renegotiation_to_another_size_and_format);
     ADD (test_too_small_buffer_is_an_error);
