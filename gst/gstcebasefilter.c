@@ -146,11 +146,14 @@ gst_ce_base_filter_finalize (GObject * object)
 }
 
 /* backend, cuda-device-id and n-threads are read once, in start.  Called
- * with the object lock held, which GST_STATE wants. */
+ * with the object lock held, which GST_STATE wants.  On the way from READY
+ * to PAUSED start may have read them already (the state is still READY):
+ * refused then too, rather than accepted and never applied. */
 static gboolean
 gst_ce_base_filter_ready_only (GstCeBaseFilter * self, GParamSpec * pspec)
 {
-  if (GST_STATE (self) > GST_STATE_READY) {
+  if (GST_STATE (self) > GST_STATE_READY
+      || GST_STATE_NEXT (self) > GST_STATE_READY) {
     GST_WARNING_OBJECT (self, "property '%s' can only be changed in the "
         "NULL or READY state; ignoring the new value", pspec->name);
     return FALSE;

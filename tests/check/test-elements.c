@@ -657,6 +657,47 @@ GST_START_TEST (test_missing_device_with_auto_warns_and_runs_on_cpu)
 
 GST_END_TEST;
 
+static GstBusSyncReply
+set_n_threads_on_warning (G_GNUC_UNUSED GstBus * bus, GstMessage * msg,
+    gpointer data)
+{
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING) {
+    g_object_set (data, "n-threads", 3, NULL);
+    g_object_set_data (G_OBJECT (data), "warned", GINT_TO_POINTER (1));
+  }
+  return GST_BUS_DROP;
+}
+
+/* A start-only property set while the element starts (from READY to
+ * PAUSED, after start read it: here from the warning start posts) is
+ * refused, not accepted and never applied. */
+GST_START_TEST (test_ready_only_property_refused_while_starting)
+{
+  GstElement *e = new_element (ELEMENT, "auto");
+  GstBus *bus = gst_bus_new ();
+  guint n = 1;
+
+  g_object_set (e, "cuda-device-id", 32767, NULL);
+  gst_element_set_bus (e, bus);
+  gst_bus_set_sync_handler (bus, set_n_threads_on_warning, e, NULL);
+  fail_unless (gst_element_set_state (e, GST_STATE_PAUSED) !=
+      GST_STATE_CHANGE_FAILURE);
+  fail_unless (g_object_get_data (G_OBJECT (e), "warned") != NULL,
+      "no warning from start");
+  g_object_get (e, "n-threads", &n, NULL);
+  fail_unless_equals_int (n, 0);
+  gst_element_set_state (e, GST_STATE_NULL);
+  g_object_set (e, "n-threads", 3, NULL);
+  g_object_get (e, "n-threads", &n, NULL);
+  fail_unless_equals_int (n, 3);
+  gst_bus_set_sync_handler (bus, NULL, NULL, NULL);
+  gst_element_set_bus (e, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 /* ---- n-threads ---- */
 
 GST_START_TEST (test_n_threads_property_is_uint_0_to_maxint_default_0)
@@ -1159,6 +1200,7 @@ elements_suite (void)
     ADD (test_backend_is_ready_only);
     ADD (test_cuda_device_id_is_ready_only);
     ADD (test_missing_device_with_auto_warns_and_runs_on_cpu);
+    ADD (test_ready_only_property_refused_while_starting);
     ADD (test_n_threads_property_is_uint_0_to_maxint_default_0);
     ADD (test_n_threads_is_ignored_with_a_warning_above_ready);
     ADD (test_n_threads_1_2_and_0_give_identical_output);
