@@ -754,10 +754,11 @@ template < int E > struct ce_unroll <E, E >
  * that their window is renamed registers instead of moves, and it leaves
  * after any row, so a strip may have any height.  Rows are loaded
  * FUSED_PREFETCH rows ahead.  Same arithmetic as the general path below.
- * luma points at the first Y row the strip reads (ys - 1 - R), 4 bytes
- * left of the lane's first column; dst at the lane's first output pixel;
- * the strip's rows and the row after its last read must be inside the
- * frame. */
+ * The lane takes PX columns (4 or 8) and reads bytes X - 4 ... X + PX + 3
+ * of each row as PX / 4 + 2 words.  luma points at the first Y row the
+ * strip reads (ys - 1 - R), 4 bytes left of the lane's first column; dst
+ * at the lane's first output pixel; the strip's rows and the row after
+ * its last read must be inside the frame. */
 template < bool BLUR, int NORM, int OUTPUT, int PX = FUSED_PX >
 static __device__ __forceinline__ void
 edge_fused_interior (const uint8_t * __restrict__ luma, size_t luma_pitch,
