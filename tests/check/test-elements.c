@@ -665,6 +665,7 @@ set_n_threads_on_warning (G_GNUC_UNUSED GstBus * bus, GstMessage * msg,
     g_object_set (data, "n-threads", 3, NULL);
     g_object_set_data (G_OBJECT (data), "warned", GINT_TO_POINTER (1));
   }
+  gst_message_unref (msg);      /* dropped: the handler's to free */
   return GST_BUS_DROP;
 }
 
