@@ -28,52 +28,118 @@ struct _GstCeBands
 {
   GstTaskPool *pool;            /* NULL with one thread */
   guint n_threads;
+  /* A push failed: the pool may hold a task that no thread will run, so
+   * nothing more is pushed and the pool is not cleaned up (its cleanup
+   * would wait for that task). */
+  gboolean degraded;
 };
 
+/* One gst_ce_bands_run: bands are claimed by number, by the calling
+ * thread and by the pool's tasks alike, so each runs exactly once
+ * whichever thread takes it, and the caller waits for the bands, not for
+ * the tasks.  A task that runs late (queued while no thread could start)
+ * finds no band left; its reference keeps the job alive until then. */
 typedef struct
 {
+  gint ref;                     /* atomic */
+  gint next;                    /* atomic: the next band to claim */
+  gint n, band_rows, rows;
   GstCeBandFunc func;
   gpointer user_data;
-  gint row0, row1;
-  ce_status status;
-} GstCeBand;
+  GMutex lock;
+  GCond cond;
+  gint done;                    /* bands finished (lock) */
+  ce_status status;             /* the first failure (lock) */
+} GstCeBandsJob;
 
 static void
-gst_ce_band_run (gpointer data)
+gst_ce_bands_job_unref (GstCeBandsJob * job)
 {
-  GstCeBand *band = data;
-
-  band->status = band->func (band->user_data, band->row0, band->row1);
+  if (g_atomic_int_dec_and_test (&job->ref)) {
+    g_mutex_clear (&job->lock);
+    g_cond_clear (&job->cond);
+    g_free (job);
+  }
 }
 
-GstCeBands *
-gst_ce_bands_new (guint n_threads)
+/* Runs bands until none is left to claim. */
+static void
+gst_ce_bands_job_work (GstCeBandsJob * job)
+{
+  gint i;
+
+  while ((i = g_atomic_int_add (&job->next, 1)) < job->n) {
+    gint row0 = i * job->band_rows;
+    ce_status st = job->func (job->user_data, row0,
+        MIN (job->rows, row0 + job->band_rows));
+
+    g_mutex_lock (&job->lock);
+    if (st != CE_STATUS_OK && job->status == CE_STATUS_OK)
+      job->status = st;
+    if (++job->done == job->n)
+      g_cond_broadcast (&job->cond);
+    g_mutex_unlock (&job->lock);
+  }
+}
+
+static void
+gst_ce_bands_job_task (gpointer data)
+{
+  gst_ce_bands_job_work (data);
+  gst_ce_bands_job_unref (data);
+}
+
+static void
+gst_ce_bands_init_debug (void)
 {
   static gsize done = 0;
-  GstCeBands *bands;
-  GError *err = NULL;
 
   if (g_once_init_enter (&done)) {
     GST_DEBUG_CATEGORY_INIT (gst_ce_bands_debug, "cebands", 0,
         "gst-cudaedge CPU bands");
     g_once_init_leave (&done, 1);
   }
+}
 
+GstCeBands *
+gst_ce_bands_new (guint n_threads)
+{
+  GstTaskPool *pool = NULL;
+  GstCeBands *bands;
+
+  n_threads = n_threads ? n_threads : g_get_num_processors ();
+  if (n_threads > 1) {
+    pool = gst_shared_task_pool_new ();
+    gst_shared_task_pool_set_max_threads (GST_SHARED_TASK_POOL (pool),
+        n_threads - 1);
+  }
+  bands = gst_ce_bands_new_with_pool (n_threads, pool);
+  if (pool)
+    gst_object_unref (pool);
+  return bands;
+}
+
+GstCeBands *
+gst_ce_bands_new_with_pool (guint n_threads, GstTaskPool * pool)
+{
+  GstCeBands *bands;
+  GError *err = NULL;
+
+  gst_ce_bands_init_debug ();
   bands = g_new0 (GstCeBands, 1);
   bands->n_threads = n_threads ? n_threads : g_get_num_processors ();
-  if (bands->n_threads > 1) {
-    bands->pool = gst_shared_task_pool_new ();
-    gst_shared_task_pool_set_max_threads (GST_SHARED_TASK_POOL (bands->pool),
-        bands->n_threads - 1);
+  if (bands->n_threads > 1 && pool) {
+    bands->pool = gst_object_ref (pool);
     gst_task_pool_prepare (bands->pool, &err);
     if (err) {
       GST_WARNING ("no task pool, CPU frames use one thread: %s",
           err->message);
       g_clear_error (&err);
       gst_clear_object (&bands->pool);
-      bands->n_threads = 1;
     }
   }
+  if (!bands->pool)
+    bands->n_threads = 1;
   GST_DEBUG ("CPU work on up to %u threads", bands->n_threads);
   return bands;
 }
@@ -84,7 +150,8 @@ gst_ce_bands_free (GstCeBands * bands)
   if (!bands)
     return;
   if (bands->pool) {
-    gst_task_pool_cleanup (bands->pool);
+    if (!bands->degraded)
+      gst_task_pool_cleanup (bands->pool);
     gst_object_unref (bands->pool);
   }
   g_free (bands);
@@ -100,52 +167,57 @@ ce_status
 gst_ce_bands_run (GstCeBands * bands, gint rows, GstCeBandFunc func,
     gpointer user_data)
 {
-  GstCeBand *band;
-  gpointer *handles;
-  ce_status status = CE_STATUS_OK;
-  gint n, i, band_rows;
+  GstCeBandsJob *job;
+  ce_status status;
+  gint n, i;
 
   n = MIN ((gint) gst_ce_bands_get_n_threads (bands),
       rows / GST_CE_MIN_BAND_ROWS);
-  if (n <= 1 || bands->pool == NULL)
+  if (n <= 1 || bands->pool == NULL || bands->degraded)
     return func (user_data, 0, rows);
 
-  band_rows = (rows + n - 1) / n;
-  n = (rows + band_rows - 1) / band_rows;
-  band = g_newa (GstCeBand, n);
-  handles = g_newa (gpointer, n);
-  for (i = 0; i < n; i++) {
-    band[i].func = func;
-    band[i].user_data = user_data;
-    band[i].row0 = i * band_rows;
-    band[i].row1 = MIN (rows, (i + 1) * band_rows);
-    band[i].status = CE_STATUS_OK;
-  }
+  job = g_new0 (GstCeBandsJob, 1);
+  job->ref = 1;
+  job->band_rows = (rows + n - 1) / n;
+  job->n = (rows + job->band_rows - 1) / job->band_rows;
+  job->rows = rows;
+  job->func = func;
+  job->user_data = user_data;
+  job->status = CE_STATUS_OK;
+  g_mutex_init (&job->lock);
+  g_cond_init (&job->cond);
 
-  for (i = 0; i < n - 1; i++) {
+  /* One task per band but the caller's; each may take any band. */
+  for (i = 0; i < job->n - 1; i++) {
     GError *err = NULL;
+    gpointer handle;
 
-    handles[i] = gst_task_pool_push (bands->pool, gst_ce_band_run, &band[i],
+    /* The task's reference: a pool may queue a task and return no
+     * handle (GstTaskPool's default) or an error (below), so it is the
+     * task's to drop, whenever it runs. */
+    g_atomic_int_inc (&job->ref);
+    handle = gst_task_pool_push (bands->pool, gst_ce_bands_job_task, job,
         &err);
+    /* The bands tell when they are done: no handle is joined. */
+    if (handle)
+      gst_task_pool_dispose_handle (bands->pool, handle);
     if (err) {
-      /* Not queued: done here instead. */
+      /* Perhaps queued anyway, with no thread to run it: the bands left
+       * are this thread's, and the pool takes no more. */
+      GST_WARNING ("CPU bands on fewer threads from now on: %s",
+          err->message);
       g_clear_error (&err);
-      handles[i] = NULL;
-      gst_ce_band_run (&band[i]);
-    }
-  }
-  gst_ce_band_run (&band[n - 1]);
-
-  /* join () returns once the band has run, and publishes its status. */
-  for (i = 0; i < n - 1; i++) {
-    if (handles[i])
-      gst_task_pool_join (bands->pool, handles[i]);
-  }
-  for (i = 0; i < n; i++) {
-    if (band[i].status != CE_STATUS_OK) {
-      status = band[i].status;
+      bands->degraded = TRUE;
       break;
     }
   }
+  gst_ce_bands_job_work (job);
+
+  g_mutex_lock (&job->lock);
+  while (job->done < job->n)
+    g_cond_wait (&job->cond, &job->lock);
+  status = job->status;
+  g_mutex_unlock (&job->lock);
+  gst_ce_bands_job_unref (job);
   return status;
 }

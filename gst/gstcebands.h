@@ -36,6 +36,10 @@ typedef ce_status (*GstCeBandFunc) (gpointer user_data, gint row0,
 typedef struct _GstCeBands GstCeBands;
 
 GstCeBands *gst_ce_bands_new (guint n_threads);
+/* The same on @pool (prepared here; a reference is taken), whose tasks must
+ * not depend on each other; NULL or @n_threads 1: one thread.  After a
+ * push that fails the rest of the work stays on the calling thread. */
+GstCeBands *gst_ce_bands_new_with_pool (guint n_threads, GstTaskPool * pool);
 void gst_ce_bands_free (GstCeBands * bands);
 guint gst_ce_bands_get_n_threads (GstCeBands * bands);
 

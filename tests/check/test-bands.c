@@ -1,0 +1,254 @@
+/* gst-cudaedge: CPU work in bands of rows on a task pool
+ *
+ * Copyright (C) 2026 The gst-cudaedge authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * gst_ce_bands_run () over many row counts and thread counts must run
+ * every row exactly once and report a failed band, also on pools whose
+ * pushes fail: one that queues the task and still reports an error (a
+ * thread could not be started; a thread already there runs it later),
+ * and one that never runs what it was given.  After such a failure the
+ * work stays on the calling thread, nothing runs a band twice, and
+ * freeing the bands does not wait for tasks that never run.
+ */
+
+#include <gst/gst.h>
+#include <gst/check/gstcheck.h>
+
+#include "gstcebands.h"
+
+#define MAX_ROWS 400
+
+typedef struct
+{
+  gint count[MAX_ROWS];         /* atomic: runs of each row */
+  gint fail_row;                /* the band holding it fails; -1: none */
+} Rows;
+
+static ce_status
+count_rows (gpointer user_data, gint row0, gint row1)
+{
+  Rows *r = user_data;
+  gboolean fail = FALSE;
+
+  for (gint y = row0; y < row1; y++) {
+    g_atomic_int_inc (&r->count[y]);
+    fail |= y == r->fail_row;
+  }
+  return fail ? CE_STATUS_INVALID_ARGUMENT : CE_STATUS_OK;
+}
+
+/* Every row of [0, rows) ran once and no other row ran. */
+static void
+assert_once (const Rows * r, gint rows, const gchar * what)
+{
+  for (gint y = 0; y < MAX_ROWS; y++)
+    fail_unless (g_atomic_int_get (&r->count[y]) == (y < rows),
+        "%s: row %d of %d ran %d times", what, y, rows,
+        g_atomic_int_get (&r->count[y]));
+}
+
+/* ---- a shared pool whose pushes queue and still fail ---- */
+
+typedef GstSharedTaskPool FailingPool;
+typedef GstSharedTaskPoolClass FailingPoolClass;
+G_DEFINE_TYPE (FailingPool, failing_pool, GST_TYPE_SHARED_TASK_POOL);
+
+static gpointer
+failing_pool_push (GstTaskPool * pool, GstTaskPoolFunction func,
+    gpointer data, GError ** error)
+{
+  gpointer handle = GST_TASK_POOL_CLASS (failing_pool_parent_class)->push
+      (pool, func, data, NULL);
+
+  g_set_error (error, G_THREAD_ERROR, G_THREAD_ERROR_AGAIN,
+      "no thread (the task is queued all the same)");
+  return handle;
+}
+
+static void
+failing_pool_class_init (FailingPoolClass * klass)
+{
+  GST_TASK_POOL_CLASS (klass)->push = failing_pool_push;
+}
+
+static void
+failing_pool_init (G_GNUC_UNUSED FailingPool * pool)
+{
+}
+
+/* ---- a pool that keeps what it is given and never runs it ---- */
+
+typedef struct
+{
+  GstTaskPool parent;
+  GPtrArray *funcs, *datas;
+} DeadPool;
+typedef GstTaskPoolClass DeadPoolClass;
+G_DEFINE_TYPE (DeadPool, dead_pool, GST_TYPE_TASK_POOL);
+
+static void
+dead_pool_prepare (G_GNUC_UNUSED GstTaskPool * pool,
+    G_GNUC_UNUSED GError ** error)
+{
+}
+
+static void
+dead_pool_cleanup (G_GNUC_UNUSED GstTaskPool * pool)
+{
+  fail ("cleanup would wait for tasks that never run");
+}
+
+static gpointer
+dead_pool_push (GstTaskPool * pool, GstTaskPoolFunction func, gpointer data,
+    GError ** error)
+{
+  DeadPool *self = (DeadPool *) pool;
+
+  g_ptr_array_add (self->funcs, func);
+  g_ptr_array_add (self->datas, data);
+  g_set_error (error, G_THREAD_ERROR, G_THREAD_ERROR_AGAIN, "no thread");
+  return NULL;
+}
+
+static void
+dead_pool_finalize (GObject * object)
+{
+  DeadPool *self = (DeadPool *) object;
+
+  g_ptr_array_unref (self->funcs);
+  g_ptr_array_unref (self->datas);
+  G_OBJECT_CLASS (dead_pool_parent_class)->finalize (object);
+}
+
+static void
+dead_pool_class_init (DeadPoolClass * klass)
+{
+  G_OBJECT_CLASS (klass)->finalize = dead_pool_finalize;
+  klass->prepare = dead_pool_prepare;
+  klass->cleanup = dead_pool_cleanup;
+  klass->push = dead_pool_push;
+}
+
+static void
+dead_pool_init (DeadPool * self)
+{
+  self->funcs = g_ptr_array_new ();
+  self->datas = g_ptr_array_new ();
+}
+
+/* ---- cases ---- */
+
+GST_START_TEST (test_every_row_once_on_any_number_of_threads)
+{
+  static const gint row_counts[] = { 0, 1, 31, 32, 63, 64, 65, 97, 128, 255,
+    256, 257, 399, 400
+  };
+
+  for (guint t = 1; t <= 9; t++) {
+    GstCeBands *bands = gst_ce_bands_new (t);
+
+    for (guint i = 0; i < G_N_ELEMENTS (row_counts); i++) {
+      Rows *r = g_new0 (Rows, 1);
+
+      r->fail_row = -1;
+      fail_unless_equals_int (gst_ce_bands_run (bands, row_counts[i],
+              count_rows, r), CE_STATUS_OK);
+      assert_once (r, row_counts[i], "shared pool");
+      g_free (r);
+    }
+    gst_ce_bands_free (bands);
+  }
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_a_failed_band_is_reported)
+{
+  GstCeBands *bands = gst_ce_bands_new (4);
+
+  for (gint fail_row = 0; fail_row < 256; fail_row += 37) {
+    Rows *r = g_new0 (Rows, 1);
+
+    r->fail_row = fail_row;
+    fail_unless_equals_int (gst_ce_bands_run (bands, 256, count_rows, r),
+        CE_STATUS_INVALID_ARGUMENT);
+    assert_once (r, 256, "failing band");
+    g_free (r);
+  }
+  gst_ce_bands_free (bands);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_push_error_with_the_task_queued_runs_each_band_once)
+{
+  GstTaskPool *pool = g_object_new (failing_pool_get_type (), NULL);
+  GstCeBands *bands;
+  Rows *r[3];
+
+  gst_object_ref_sink (pool);
+  gst_shared_task_pool_set_max_threads (GST_SHARED_TASK_POOL (pool), 3);
+  bands = gst_ce_bands_new_with_pool (4, pool);
+  for (guint i = 0; i < G_N_ELEMENTS (r); i++) {
+    r[i] = g_new0 (Rows, 1);
+    r[i]->fail_row = -1;
+    fail_unless_equals_int (gst_ce_bands_run (bands, 256, count_rows, r[i]),
+        CE_STATUS_OK);
+  }
+  /* The queued task has run or runs now; cleanup waits for it. */
+  gst_ce_bands_free (bands);
+  gst_task_pool_cleanup (pool);
+  for (guint i = 0; i < G_N_ELEMENTS (r); i++) {
+    assert_once (r[i], 256, "queued despite the error");
+    g_free (r[i]);
+  }
+  gst_object_unref (pool);
+}
+
+GST_END_TEST;
+
+GST_START_TEST (test_push_error_with_no_thread_ever_does_not_hang)
+{
+  DeadPool *pool = g_object_new (dead_pool_get_type (), NULL);
+  GstCeBands *bands;
+  Rows *r = g_new0 (Rows, 1);
+
+  gst_object_ref_sink (pool);
+  bands = gst_ce_bands_new_with_pool (4, GST_TASK_POOL (pool));
+  r->fail_row = -1;
+  fail_unless_equals_int (gst_ce_bands_run (bands, 256, count_rows, r),
+      CE_STATUS_OK);
+  assert_once (r, 256, "dead pool");
+  fail_unless_equals_int (gst_ce_bands_run (bands, 256, count_rows, r),
+      CE_STATUS_OK);
+  fail_unless_equals_int (pool->funcs->len, 1);     /* no second push */
+  gst_ce_bands_free (bands);    /* no cleanup: it would hang */
+
+  /* Run late, the task finds no band and drops its reference. */
+  for (guint i = 0; i < pool->funcs->len; i++)
+    ((GstTaskPoolFunction) g_ptr_array_index (pool->funcs, i))
+        (g_ptr_array_index (pool->datas, i));
+  for (gint y = 0; y < 256; y++)
+    fail_unless_equals_int (r->count[y], 2);
+  g_free (r);
+  gst_object_unref (pool);
+}
+
+GST_END_TEST;
+
+static Suite *
+bands_suite (void)
+{
+  Suite *s = suite_create ("cebands");
+  TCase *tc = tcase_create ("general");
+
+  suite_add_tcase (s, tc);
+  tcase_add_test (tc, test_every_row_once_on_any_number_of_threads);
+  tcase_add_test (tc, test_a_failed_band_is_reported);
+  tcase_add_test (tc, test_push_error_with_the_task_queued_runs_each_band_once);
+  tcase_add_test (tc, test_push_error_with_no_thread_ever_does_not_hang);
+  return s;
+}
+
+GST_CHECK_MAIN (bands);
