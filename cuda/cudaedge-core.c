@@ -76,10 +76,34 @@ ce_check_size (int width, int height)
 ce_status
 ce_check_stride (size_t stride, size_t row_bytes, const char *name)
 {
-  if (stride >= row_bytes)
+  if (stride < row_bytes) {
+    ce_set_error ("%s must be at least the row size %zu (got %zu)", name,
+        row_bytes, stride);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
+  /* A negative stride cast to size_t, or one no frame could have. */
+  if (stride > (size_t) PTRDIFF_MAX) {
+    ce_set_error ("%s %zu is too large", name, stride);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
+  return CE_STATUS_OK;
+}
+
+ce_status
+ce_check_plane (size_t stride, size_t row_bytes, int rows, const char *name)
+{
+  ce_status status;
+
+  if ((status = ce_check_stride (stride, row_bytes, name)) != CE_STATUS_OK)
+    return status;
+  /* (rows - 1) stride + row_bytes addressable from the plane's start */
+  if (rows > 1 && row_bytes <= (size_t) PTRDIFF_MAX
+      && stride <= ((size_t) PTRDIFF_MAX - row_bytes) / (size_t) (rows - 1))
     return CE_STATUS_OK;
-  ce_set_error ("%s must be at least the row size %zu (got %zu)", name,
-      row_bytes, stride);
+  if (rows <= 1 && row_bytes <= (size_t) PTRDIFF_MAX)
+    return CE_STATUS_OK;
+  ce_set_error ("%s %zu with %d rows of %zu bytes spans more than memory can "
+      "hold", name, stride, rows, row_bytes);
   return CE_STATUS_INVALID_ARGUMENT;
 }
 
@@ -225,8 +249,9 @@ ce_frame_validate (const ce_frame * frame)
     return status;
   if ((status = ce_luma_layout_get (frame->format, &layout)) != CE_STATUS_OK)
     return status;
-  return ce_check_stride (frame->stride,
-      (size_t) frame->width * layout.bytes_per_pixel, "frame stride");
+  return ce_check_plane (frame->stride,
+      (size_t) frame->width * layout.bytes_per_pixel, frame->height,
+      "frame stride");
 }
 
 uint64_t

@@ -206,8 +206,9 @@ ce_cpu_upscale2x_rows (const uint8_t * src, size_t src_stride, int width,
     return status;
   if ((status = ce_check_size (width, height)) != CE_STATUS_OK)
     return status;
-  if ((status = ce_check_stride (src_stride,
-              (size_t) width * bytes_per_pixel, "src stride")) != CE_STATUS_OK)
+  if ((status = ce_check_plane (src_stride,
+              (size_t) width * bytes_per_pixel, height,
+              "src stride")) != CE_STATUS_OK)
     return status;
   if (width > CE_UPSCALE_MAX_SIZE || height > CE_UPSCALE_MAX_SIZE) {
     ce_set_error ("%dx%d is too large to upscale", width, height);
@@ -224,8 +225,8 @@ ce_cpu_upscale2x_rows (const uint8_t * src, size_t src_stride, int width,
   }
   if ((status = ce_check_pointer (dst, "dst")) != CE_STATUS_OK)
     return status;
-  if ((status = ce_check_stride (dst_stride,
-              (size_t) 2 * width * bytes_per_pixel,
+  if ((status = ce_check_plane (dst_stride,
+              (size_t) 2 * width * bytes_per_pixel, row1,
               "dst stride")) != CE_STATUS_OK)
     return status;
 

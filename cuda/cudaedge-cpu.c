@@ -432,7 +432,7 @@ ce_cpu_edge_rows (const ce_frame * src, const ce_edge_params * params,
   }
   if ((status = ce_check_pointer (dst, "dst")) != CE_STATUS_OK)
     return status;
-  if ((status = ce_check_stride (dst_stride, (size_t) src->width,
+  if ((status = ce_check_plane (dst_stride, (size_t) src->width, row1,
               "dst stride")) != CE_STATUS_OK)
     return status;
 

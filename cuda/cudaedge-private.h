@@ -31,6 +31,9 @@ void ce_set_error (const char *fmt, ...)
 ce_status ce_check_pointer (const void *ptr, const char *name);
 ce_status ce_check_size (int width, int height);
 ce_status ce_check_stride (size_t stride, size_t row_bytes, const char *name);
+/* The same for a plane of @rows rows: its span must be addressable. */
+ce_status ce_check_plane (size_t stride, size_t row_bytes, int rows,
+    const char *name);
 
 /* ---- CUDA builds only (cudaedge-cuda.c) ---- */
 

@@ -30,7 +30,7 @@ check_image (const void *data, const char *data_name, size_t stride,
     return status;
   if ((status = ce_check_size (width, height)) != CE_STATUS_OK)
     return status;
-  return ce_check_stride (stride, (size_t) width * bytes_per_pixel,
+  return ce_check_plane (stride, (size_t) width * bytes_per_pixel, height,
       stride_name);
 }
 

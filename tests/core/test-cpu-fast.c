@@ -552,6 +552,18 @@ test_rejects_bad_arguments (void)
   ce_assert_invalid (ce_cpu_edge_rows (&f, &p, 0, 5, NULL, 6), "dst");
   ce_assert_invalid (ce_cpu_edge_rows (&f, &p, 0, 5, dst, 5), "dst stride");
   ce_assert_invalid (ce_cpu_edge_rows (&f, &p, 0, 5, dst, 0), "dst stride");
+  /* Strides whose rows no memory holds: a negative one cast to size_t,
+   * and one whose 5 rows overflow the address space. */
+  bad = f;
+  bad.stride = (size_t) -6;
+  ce_assert_invalid (ce_cpu_edge_rows (&bad, &p, 0, 5, dst, 6), "frame stride");
+  bad.stride = SIZE_MAX / 4 + 1;
+  ce_assert_invalid (ce_cpu_edge_rows (&bad, &p, 0, 5, dst, 6), "frame stride");
+  ce_assert_invalid (ce_frame_validate (&bad), "frame stride");
+  ce_assert_invalid (ce_cpu_edge_rows (&f, &p, 0, 5, dst, (size_t) -6),
+      "dst stride");
+  ce_assert_invalid (ce_cpu_edge_rows (&f, &p, 0, 5, dst, SIZE_MAX / 4 + 1),
+      "dst stride");
 
   ce_assert_poisoned ("dst of the refused calls", dst, sizeof dst, 0,
       sizeof dst, 0, 1, CE_TEST_POISON);

@@ -409,6 +409,16 @@ test_rejects_bad_arguments (void)
           d1), "dst stride");
   ce_assert_invalid (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 0, 2 * H, dst, 0),
       "dst stride");
+  /* Strides whose rows no memory holds (a negative one cast to size_t, or
+   * rows that overflow the address space). */
+  ce_assert_invalid (ce_cpu_upscale2x_rows (src, (size_t) -6, W, H, 1, 0,
+          2 * H, dst, d1), "src stride");
+  ce_assert_invalid (ce_cpu_upscale2x_rows (src, SIZE_MAX / 4 + 1, W, H, 1, 0,
+          2 * H, dst, d1), "src stride");
+  ce_assert_invalid (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 0, 2 * H, dst,
+          (size_t) -12), "dst stride");
+  ce_assert_invalid (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 0, 2 * H, dst,
+          SIZE_MAX / 8 + 1), "dst stride");
   ce_assert_invalid (ce_cpu_upscale2x_rows (src, s1, W, H, 1, -1, 2 * H, dst,
           d1), "row0");
   ce_assert_invalid (ce_cpu_upscale2x_rows (src, s1, W, H, 1, 2 * H, 2 * H, dst,
