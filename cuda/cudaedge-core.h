@@ -147,6 +147,10 @@ ce_status ce_frame_validate (const ce_frame * frame);
 
 /* ---- CPU reference (single-threaded, the definition of the numbers) ---- */
 
+/* Strides are in bytes.  Rows of 16- and 32-bit values (B, gradients)
+ * start, like their buffers, on multiples of the value's size; no plane
+ * may span more than PTRDIFF_MAX bytes. */
+
 /* 8-bit luma of plane 0.  RGB family: (77 R + 150 G + 29 B + 128) >> 8. */
 ce_status ce_ref_luma (const ce_frame * src, uint8_t * dst, size_t dst_stride);
 

@@ -22,7 +22,8 @@ static const int gauss5[5] = CE_BLUR_TAPS;
 
 static ce_status
 check_image (const void *data, const char *data_name, size_t stride,
-    const char *stride_name, int width, int height, size_t bytes_per_pixel)
+    const char *stride_name, int width, int height, size_t bytes_per_pixel,
+    size_t elem)
 {
   ce_status status;
 
@@ -30,6 +31,13 @@ check_image (const void *data, const char *data_name, size_t stride,
     return status;
   if ((status = ce_check_size (width, height)) != CE_STATUS_OK)
     return status;
+  /* Rows of elem-byte values (16- and 32-bit ones) start where such
+   * values may be read. */
+  if ((uintptr_t) data % elem || stride % elem) {
+    ce_set_error ("%s and %s must be multiples of %zu bytes", data_name,
+        stride_name, elem);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
   return ce_check_plane (stride, (size_t) width * bytes_per_pixel, height,
       stride_name);
 }
@@ -53,7 +61,7 @@ ce_ref_luma (const ce_frame * src, uint8_t * dst, size_t dst_stride)
   if ((status = ce_frame_validate (src)) != CE_STATUS_OK)
     return status;
   if ((status = check_image (dst, "dst", dst_stride, "dst stride",
-              src->width, src->height, 1)) != CE_STATUS_OK)
+              src->width, src->height, 1, 1)) != CE_STATUS_OK)
     return status;
   ce_luma_layout_get (src->format, &l);
 
@@ -105,10 +113,10 @@ ce_ref_blur (const uint8_t * y, size_t y_stride, int width, int height,
   int px, py, i, j;
 
   if ((status = check_image (y, "luma", y_stride, "luma stride", width,
-              height, 1)) != CE_STATUS_OK)
+              height, 1, 1)) != CE_STATUS_OK)
     return status;
   if ((status = check_image (dst, "dst", dst_stride, "dst stride", width,
-              height, 2)) != CE_STATUS_OK)
+              height, 2, sizeof (uint16_t))) != CE_STATUS_OK)
     return status;
   if ((status = check_border (border)) != CE_STATUS_OK)
     return status;
@@ -136,10 +144,10 @@ ce_ref_sobel (const uint16_t * b, size_t b_stride, int width, int height,
   int x, y;
 
   if ((status = check_image (b, "b", b_stride, "b stride", width, height,
-              2)) != CE_STATUS_OK)
+              2, sizeof (uint16_t))) != CE_STATUS_OK)
     return status;
   if ((status = check_image (dst, "dst", dst_stride, "dst stride", width,
-              height, 8)) != CE_STATUS_OK)
+              height, 8, sizeof (int32_t))) != CE_STATUS_OK)
     return status;
   if ((status = check_border (border)) != CE_STATUS_OK)
     return status;
@@ -172,10 +180,10 @@ ce_ref_threshold (const int32_t * grad, size_t grad_stride, int width,
   if ((status = ce_check_pointer (consts, "consts")) != CE_STATUS_OK)
     return status;
   if ((status = check_image (grad, "grad", grad_stride, "grad stride",
-              width, height, 8)) != CE_STATUS_OK)
+              width, height, 8, sizeof (int32_t))) != CE_STATUS_OK)
     return status;
   if ((status = check_image (dst, "dst", dst_stride, "dst stride", width,
-              height, 1)) != CE_STATUS_OK)
+              height, 1, 1)) != CE_STATUS_OK)
     return status;
 
   for (y = 0; y < height; y++) {
@@ -204,10 +212,10 @@ ce_ref_edge (const uint8_t * y, size_t y_stride, int width, int height,
   if ((status = ce_edge_consts_init (&consts, params)) != CE_STATUS_OK)
     return status;
   if ((status = check_image (y, "luma", y_stride, "luma stride", width,
-              height, 1)) != CE_STATUS_OK)
+              height, 1, 1)) != CE_STATUS_OK)
     return status;
   if ((status = check_image (dst, "dst", dst_stride, "dst stride", width,
-              height, 1)) != CE_STATUS_OK)
+              height, 1, 1)) != CE_STATUS_OK)
     return status;
 
   b = malloc (b_stride * height);
@@ -284,14 +292,14 @@ ce_ref_upscale2x (const uint8_t * src, size_t src_stride, int width,
     return CE_STATUS_INVALID_ARGUMENT;
   }
   if ((status = check_image (src, "src", src_stride, "src stride", width,
-              height, bytes_per_pixel)) != CE_STATUS_OK)
+              height, bytes_per_pixel, 1)) != CE_STATUS_OK)
     return status;
   if (width > CE_UPSCALE_MAX_SIZE || height > CE_UPSCALE_MAX_SIZE) {
     ce_set_error ("%dx%d is too large to upscale", width, height);
     return CE_STATUS_INVALID_ARGUMENT;
   }
   if ((status = check_image (dst, "dst", dst_stride, "dst stride",
-              2 * width, 2 * height, bytes_per_pixel)) != CE_STATUS_OK)
+              2 * width, 2 * height, bytes_per_pixel, 1)) != CE_STATUS_OK)
     return status;
 
   for (j = 0; j < 2 * height; j++) {

@@ -936,6 +936,14 @@ test_reference_functions_reject_bad_arguments (void)
   ce_assert_invalid (ce_ref_blur (y, 4, 4, -1, CE_BORDER_ZERO, b, 8), "height");
   ce_assert_invalid (ce_ref_blur (y, 3, 4, 4, CE_BORDER_ZERO, b, 8), "stride");
   ce_assert_invalid (ce_ref_blur (y, 4, 4, 4, CE_BORDER_ZERO, b, 7), "stride");
+  /* rows of 16-bit values on odd addresses; strides beyond memory */
+  ce_assert_invalid (ce_ref_blur (y, 4, 4, 4, CE_BORDER_ZERO, b, 9), "stride");
+  ce_assert_invalid (ce_ref_blur (y, 4, 4, 4, CE_BORDER_ZERO,
+          (uint16_t *) ((uint8_t *) b + 1), 8), "dst");
+  ce_assert_invalid (ce_ref_blur (y, (size_t) -4, 4, 4, CE_BORDER_ZERO, b, 8),
+      "stride");
+  ce_assert_invalid (ce_ref_blur (y, SIZE_MAX / 2, 4, 4, CE_BORDER_ZERO, b,
+          8), "stride");
   /* sobel */
   ce_assert_invalid (ce_ref_sobel (NULL, 8, 4, 4, CE_BORDER_ZERO, g, 32), "");
   ce_assert_invalid (ce_ref_sobel (b, 8, 4, 4, CE_BORDER_ZERO, NULL, 32), "");
@@ -945,6 +953,10 @@ test_reference_functions_reject_bad_arguments (void)
   ce_assert_invalid (ce_ref_sobel (b, 7, 4, 4, CE_BORDER_ZERO, g, 32),
       "stride");
   ce_assert_invalid (ce_ref_sobel (b, 8, 4, 4, CE_BORDER_ZERO, g, 31),
+      "stride");
+  ce_assert_invalid (ce_ref_sobel (b, 8, 4, 4, CE_BORDER_ZERO, g, 34),
+      "stride");
+  ce_assert_invalid (ce_ref_sobel (b, 9, 4, 4, CE_BORDER_ZERO, g, 32),
       "stride");
   /* threshold */
   ce_assert_invalid (ce_ref_threshold (NULL, 32, 4, 4, &c, d, 4), "");
