@@ -179,6 +179,18 @@ ce_ref_threshold (const int32_t * grad, size_t grad_stride, int width,
 
   if ((status = ce_check_pointer (consts, "consts")) != CE_STATUS_OK)
     return status;
+  /* Made by ce_edge_consts_init, or by hand: the scale divides. */
+  if (consts->scale != 1 && consts->scale != CE_BLUR_SCALE) {
+    ce_set_error ("consts scale must be 1 or %d (got %d)", CE_BLUR_SCALE,
+        consts->scale);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
+  if ((unsigned) consts->norm > CE_NORM_L1
+      || (unsigned) consts->output > CE_OUTPUT_MAGNITUDE) {
+    ce_set_error ("consts norm %d or output %d is not one of the enums",
+        consts->norm, consts->output);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
   if ((status = check_image (grad, "grad", grad_stride, "grad stride",
               width, height, 8, sizeof (int32_t))) != CE_STATUS_OK)
     return status;

@@ -966,6 +966,18 @@ test_reference_functions_reject_bad_arguments (void)
   ce_assert_invalid (ce_ref_threshold (g, 32, 4, 0, &c, d, 4), "height");
   ce_assert_invalid (ce_ref_threshold (g, 31, 4, 4, &c, d, 4), "stride");
   ce_assert_invalid (ce_ref_threshold (g, 32, 4, 4, &c, d, 3), "stride");
+  {
+    ce_edge_consts bad = c;
+
+    bad.scale = 0;
+    ce_assert_invalid (ce_ref_threshold (g, 32, 4, 4, &bad, d, 4), "scale");
+    bad = c;
+    bad.norm = (ce_norm) 5;
+    ce_assert_invalid (ce_ref_threshold (g, 32, 4, 4, &bad, d, 4), "norm");
+    bad = c;
+    bad.output = (ce_output) - 1;
+    ce_assert_invalid (ce_ref_threshold (g, 32, 4, 4, &bad, d, 4), "output");
+  }
   /* edge */
   ce_assert_invalid (ce_ref_edge (NULL, 4, 4, 4, &p, d, 4), "");
   ce_assert_invalid (ce_ref_edge (y, 4, 4, 4, NULL, d, 4), "");
