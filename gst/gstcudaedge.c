@@ -559,9 +559,8 @@ gst_cuda_edge_class_init (GstCudaEdgeClass * klass)
   gst_element_class_add_static_pad_template (element_class, &src_template);
   gst_element_class_set_static_metadata (element_class,
       "CUDA edge detector", "Filter/Effect/Video",
-      "Gaussian blur, Sobel gradient and threshold of the luma on an NVIDIA "
-      "GPU (CPU fallback); outputs GRAY8 edges or gradient magnitude; on "
-      "CUDA with a known frame rate, two frames of latency",
+      "Binary edge map (or gradient magnitude) of the luma: Gaussian blur, "
+      "Sobel and threshold on an NVIDIA GPU, or on the CPU",
       "The gst-cudaedge authors");
 
   trans_class->transform_caps =

@@ -452,9 +452,8 @@ gst_cuda_upscale_class_init (GstCudaUpscaleClass * klass)
   gst_caps_unref (caps);
   gst_element_class_set_static_metadata (element_class,
       "CUDA 2x upscaler", "Filter/Converter/Video/Scaler",
-      "Bilinear 2x upscale of GRAY8 and 4-byte RGB video on an NVIDIA GPU "
-      "(CPU fallback); output is twice the input width and height; on CUDA "
-      "with a known frame rate, two frames of latency",
+      "Bilinear 2x upscale of GRAY8 and 4-byte RGB video on an NVIDIA GPU, "
+      "or on the CPU",
       "The gst-cudaedge authors");
 
   trans_class->transform_caps =
