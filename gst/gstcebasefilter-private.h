@@ -43,6 +43,9 @@ typedef struct
   guint check_interval;
   GstCeCheckFail check_fail;
   guint n_threads;
+  /* start has read backend, cuda-device-id and n-threads (until stop or
+   * a failed start): they are refused meanwhile. */
+  gboolean props_read;
 
   /* The state lock guards ctx against readers outside the streaming
    * thread, and latency.  ctx changes only in start and stop (streaming

@@ -146,14 +146,14 @@ gst_ce_base_filter_finalize (GObject * object)
 }
 
 /* backend, cuda-device-id and n-threads are read once, in start.  Called
- * with the object lock held, which GST_STATE wants.  On the way from READY
- * to PAUSED start may have read them already (the state is still READY):
- * refused then too, rather than accepted and never applied. */
+ * with the object lock held, which GST_STATE and props_read want.  From
+ * the moment start reads them (the state still READY) until stop, or a
+ * start that fails, they are refused rather than accepted and never
+ * applied. */
 static gboolean
 gst_ce_base_filter_ready_only (GstCeBaseFilter * self, GParamSpec * pspec)
 {
-  if (GST_STATE (self) > GST_STATE_READY
-      || GST_STATE_NEXT (self) > GST_STATE_READY) {
+  if (GST_STATE (self) > GST_STATE_READY || GET_PRIV (self)->props_read) {
     GST_WARNING_OBJECT (self, "property '%s' can only be changed in the "
         "NULL or READY state; ignoring the new value", pspec->name);
     return FALSE;
@@ -301,6 +301,7 @@ gst_ce_base_filter_start (GstBaseTransform * trans)
   backend = priv->backend;
   device_id = priv->device_id;
   n_threads = priv->n_threads;
+  priv->props_read = TRUE;
   GST_OBJECT_UNLOCK (self);
 
   if (backend != GST_CE_BACKEND_CPU) {
@@ -363,6 +364,9 @@ gst_ce_base_filter_start (GstBaseTransform * trans)
   /* ERRORS */
 no_device:
   {
+    GST_OBJECT_LOCK (self);
+    priv->props_read = FALSE;
+    GST_OBJECT_UNLOCK (self);
     if (status == CE_STATUS_NOT_BUILT) {
       GST_ELEMENT_ERROR (self, RESOURCE, NOT_FOUND,
           ("This build has no CUDA support (backend=cuda)."),
@@ -399,6 +403,9 @@ gst_ce_base_filter_stop (GstBaseTransform * trans)
   g_mutex_lock (&priv->lock);
   priv->started = FALSE;
   g_mutex_unlock (&priv->lock);
+  GST_OBJECT_LOCK (self);
+  priv->props_read = FALSE;
+  GST_OBJECT_UNLOCK (self);
   gst_ce_check_buffer_clear (&priv->reference);
   return TRUE;
 }

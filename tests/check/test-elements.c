@@ -671,7 +671,8 @@ set_n_threads_on_warning (G_GNUC_UNUSED GstBus * bus, GstMessage * msg,
 
 /* A start-only property set while the element starts (from READY to
  * PAUSED, after start read it: here from the warning start posts) is
- * refused, not accepted and never applied. */
+ * refused, not accepted and never applied; after a start that failed it
+ * is taken again. */
 GST_START_TEST (test_ready_only_property_refused_while_starting)
 {
   GstElement *e = new_element (ELEMENT, "auto");
@@ -692,6 +693,25 @@ GST_START_TEST (test_ready_only_property_refused_while_starting)
   g_object_get (e, "n-threads", &n, NULL);
   fail_unless_equals_int (n, 3);
   gst_bus_set_sync_handler (bus, NULL, NULL, NULL);
+  gst_element_set_bus (e, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (e);
+
+  /* A start that fails (a device that no machine has, backend=cuda)
+   * leaves the element in READY, where they can be changed again. */
+  e = new_element (ELEMENT, "cuda");
+  bus = gst_bus_new ();
+  gst_element_set_bus (e, bus);
+  g_object_set (e, "cuda-device-id", 32767, NULL);
+  fail_unless_equals_int (gst_element_set_state (e, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  gst_util_set_object_arg (G_OBJECT (e), "backend", "cpu");
+  g_object_set (e, "n-threads", 2, NULL);
+  g_object_get (e, "n-threads", &n, NULL);
+  fail_unless_equals_int (n, 2);
+  fail_unless (gst_element_set_state (e, GST_STATE_PAUSED) !=
+      GST_STATE_CHANGE_FAILURE, "backend=cpu after the failed start");
+  gst_element_set_state (e, GST_STATE_NULL);
   gst_element_set_bus (e, NULL);
   gst_object_unref (bus);
   gst_object_unref (e);
