@@ -208,6 +208,7 @@ gst_ce_bands_run (GstCeBands * bands, gint rows, GstCeBandFunc func,
           err->message);
       g_clear_error (&err);
       bands->degraded = TRUE;
+      bands->n_threads = 1;
       break;
     }
   }
