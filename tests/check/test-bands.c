@@ -163,6 +163,32 @@ GST_START_TEST (test_every_row_once_on_any_number_of_threads)
 
 GST_END_TEST;
 
+static ce_status
+count_rows_slowly (gpointer user_data, gint row0, gint row1)
+{
+  g_usleep (2000);
+  return count_rows (user_data, row0, row1);
+}
+
+/* run () returns only once every band is done, the pool's as well. */
+GST_START_TEST (test_returns_when_every_band_is_done)
+{
+  GstCeBands *bands = gst_ce_bands_new (5);
+
+  for (gint i = 0; i < 20; i++) {
+    Rows *r = g_new0 (Rows, 1);
+
+    r->fail_row = -1;
+    fail_unless_equals_int (gst_ce_bands_run (bands, 320, count_rows_slowly,
+            r), CE_STATUS_OK);
+    assert_once (r, 320, "slow bands");
+    g_free (r);
+  }
+  gst_ce_bands_free (bands);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_a_failed_band_is_reported)
 {
   GstCeBands *bands = gst_ce_bands_new (4);
@@ -245,6 +271,7 @@ bands_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_every_row_once_on_any_number_of_threads);
+  tcase_add_test (tc, test_returns_when_every_band_is_done);
   tcase_add_test (tc, test_a_failed_band_is_reported);
   tcase_add_test (tc, test_push_error_with_the_task_queued_runs_each_band_once);
   tcase_add_test (tc, test_push_error_with_no_thread_ever_does_not_hang);
