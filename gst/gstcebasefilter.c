@@ -778,8 +778,9 @@ gst_ce_base_filter_class_init (GstCeBaseFilterClass * klass)
   g_object_class_install_property (gobject_class, PROP_STATS,
       g_param_spec_boxed ("stats", "Statistics",
           "Since the last start: frames, frames-checked, mismatches, "
-          "timed-frames (guint64), backend (\"cuda\" or \"cpu\"), device "
-          "(name or \"cpu\"), mean upload-us, kernel-us, download-us over "
+          "timed-frames (guint64), backend (\"cuda\" or \"cpu\"; \"none\" "
+          "before the first start), device (name, \"cpu\" or \"none\"), "
+          "mean upload-us, kernel-us, download-us over "
           "the timed GPU frames (every " G_STRINGIFY (GST_CE_STATS_SAMPLE)
           "th; all once stats has been read) "
           "and cpu-us per CPU frame (microseconds)",

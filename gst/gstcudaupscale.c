@@ -41,9 +41,11 @@
  * is scaled and the one before it downloaded, so the link to the GPU is
  * busy both ways.  Each output then leaves two inputs later (at the latest
  * at EOS, a caps change or a DRAIN query), and the element adds two frame
- * durations to the LATENCY query.  On the CPU, or with framerate=0/1, frames are processed
- * synchronously and no latency is added.  Within a frame, bands overlap
- * upload, kernel and download on several CUDA streams.
+ * durations to the LATENCY query.  On the CPU, or with framerate=0/1,
+ * frames are processed synchronously and no latency is added; on CUDA such
+ * a frame moves in horizontal bands (one per 4 MiB, at most 8) over several
+ * CUDA streams, so that its upload, kernel and download overlap.  Frames
+ * in flight move whole.
  *
  * ## Example launch lines
  * |[
