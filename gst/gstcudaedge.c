@@ -553,7 +553,8 @@ gst_cuda_edge_class_init (GstCudaEdgeClass * klass)
           G_PARAM_STATIC_STRINGS));
   g_object_class_install_property (gobject_class, PROP_OUTPUT,
       g_param_spec_enum ("output", "Output",
-          "What the GRAY8 output holds", GST_TYPE_CUDA_EDGE_OUTPUT,
+          "What the output holds (GRAY8, or the Y plane of NV12 or I420 in "
+          "CUDA memory)", GST_TYPE_CUDA_EDGE_OUTPUT,
           DEFAULT_OUTPUT,
           G_PARAM_READWRITE | GST_PARAM_MUTABLE_PLAYING |
           G_PARAM_STATIC_STRINGS));
