@@ -710,18 +710,22 @@ struct ce_sobel_i
   }
 };
 
-/* The l2 edges take the integer form. */
+/* The l2 edges take the integer form by default; with L2I false, the
+ * float form.  The strip kernel takes the float form on large launches
+ * (fused_l2_on_floats), where it measured faster. */
 #ifndef CE_SOBEL_INT_L2_EDGES
 #define CE_SOBEL_INT_L2_EDGES 1
 #endif
-#define CE_INT_FORM(N, O) \
-  (CE_SOBEL_INT_L2_EDGES && (N) == CE_NORM_L2 && (O) == CE_OUTPUT_EDGES)
-template < int NORM, int OUTPUT, int SCALE >
-using ce_sobel = typename std::conditional < CE_INT_FORM (NORM, OUTPUT),
+#define CE_INT_FORM(N, O, L2I) \
+  ((L2I) && (N) == CE_NORM_L2 && (O) == CE_OUTPUT_EDGES)
+template < int NORM, int OUTPUT, int SCALE,
+    bool L2I = CE_SOBEL_INT_L2_EDGES >
+using ce_sobel = typename std::conditional < CE_INT_FORM (NORM, OUTPUT, L2I),
     ce_sobel_i < NORM, OUTPUT, SCALE >,
     ce_sobel_f < NORM, OUTPUT, SCALE > >::type;
-template < int NORM, int OUTPUT, int SCALE >
-using ce_rows = typename std::conditional < CE_INT_FORM (NORM, OUTPUT),
+template < int NORM, int OUTPUT, int SCALE,
+    bool L2I = CE_SOBEL_INT_L2_EDGES >
+using ce_rows = typename std::conditional < CE_INT_FORM (NORM, OUTPUT, L2I),
     ce_rows_i < NORM, OUTPUT, SCALE >,
     ce_rows_f < NORM, OUTPUT, SCALE > >::type;
 
@@ -759,7 +763,8 @@ template < int E > struct ce_unroll <E, E >
  * strip reads (ys - 1 - R), 4 bytes left of the lane's first column; dst
  * at the lane's first output pixel; the strip's rows and the row after
  * its last read must be inside the frame. */
-template < bool BLUR, int NORM, int OUTPUT, int PX = FUSED_PX >
+template < bool BLUR, int NORM, int OUTPUT, int PX = FUSED_PX,
+    bool L2I = CE_SOBEL_INT_L2_EDGES >
 static __device__ __forceinline__ void
 edge_fused_interior (const uint8_t * __restrict__ luma, size_t luma_pitch,
     int rows, const ce_fconsts & k, uint8_t * __restrict__ dst, size_t dst_pitch)
@@ -776,7 +781,7 @@ edge_fused_interior (const uint8_t * __restrict__ luma, size_t luma_pitch,
   uint32_t hr[5][NP];           /* horizontal sums by Y row, mod 5 */
   /* Group g's Sobel takes B pairs 2g ... 2g + 2 (columns X - 1 + 4g ...
    * X + 4 + 4g). */
-  ce_sobel < NORM, OUTPUT, BLUR ? CE_BLUR_SCALE : 1 > sob[G];
+  ce_sobel < NORM, OUTPUT, BLUR ? CE_BLUR_SCALE : 1, L2I > sob[G];
 
   /* Y row I (from ys - 1 - R): into the windows. */
   auto row_in = [&](auto I, const uint32_t * w) {
@@ -960,7 +965,8 @@ ce_side_selectors (int X, int W, ce_border_mode border, unsigned &qa,
 /* Any strip: rows [ys, ye) of the lane's columns X ... X+3, with the
  * border rule wherever a read leaves the frame.  Lanes may differ in X,
  * ys and ye. */
-template < bool BLUR, int NORM, int OUTPUT >
+template < bool BLUR, int NORM, int OUTPUT,
+    bool L2I = CE_SOBEL_INT_L2_EDGES >
 static __device__ __forceinline__ void
 edge_fused_general (const uint8_t * __restrict__ luma, size_t luma_pitch,
     int W, int H, int X, int ys, int ye, const ce_fconsts & k,
@@ -1060,7 +1066,7 @@ edge_fused_general (const uint8_t * __restrict__ luma, size_t luma_pitch,
   };
 
   uint32_t hw[5][3];            /* horizontal sums, rows r-2 ... r+2 */
-  typedef ce_rows < NORM, OUTPUT, BLUR ? CE_BLUR_SCALE : 1 > rows;
+  typedef ce_rows < NORM, OUTPUT, BLUR ? CE_BLUR_SCALE : 1, L2I > rows;
   typedef typename rows::val val;
   typedef typename rows::row row;
 
@@ -1732,7 +1738,8 @@ ce_end_signal (const ce_kend & e)
   }
 }
 
-template < bool BLUR, int NORM, int OUTPUT, bool MMA = false >
+template < bool BLUR, int NORM, int OUTPUT, bool MMA = false,
+    bool L2I = CE_SOBEL_INT_L2_EDGES >
 static __device__ __forceinline__ void
 edge_fused_block (const uint8_t * __restrict__ luma, size_t luma_pitch,
     int W, int H, const fused_layout & L, const ce_fconsts & k,
@@ -1761,23 +1768,24 @@ edge_fused_block (const uint8_t * __restrict__ luma, size_t luma_pitch,
     }
   }
   if (t.interior)
-    edge_fused_interior < BLUR, NORM, OUTPUT, FUSED_IPX > (luma +
+    edge_fused_interior < BLUR, NORM, OUTPUT, FUSED_IPX, L2I > (luma +
         (size_t) (t.ys - 1 - R) * luma_pitch + t.X - 4, luma_pitch,
         t.ye - t.ys, k, dst + (size_t) t.ys * dst_pitch + t.X, dst_pitch);
   else
-    edge_fused_general < BLUR, NORM, OUTPUT > (luma, luma_pitch, W, H, t.X,
-        t.ys, t.ye, k, border, aligned_in, aligned_out, dst, dst_pitch);
+    edge_fused_general < BLUR, NORM, OUTPUT, L2I > (luma, luma_pitch, W, H,
+        t.X, t.ys, t.ye, k, border, aligned_in, aligned_out, dst, dst_pitch);
 }
 
-template < bool BLUR, int NORM, int OUTPUT >
+template < bool BLUR, int NORM, int OUTPUT,
+    bool L2I = CE_SOBEL_INT_L2_EDGES >
 static __global__ void __launch_bounds__ (32 * FUSED_WARPS, FUSED_MIN_BLOCKS)
 edge_fused_kernel (const uint8_t * __restrict__ luma, size_t luma_pitch,
     int W, int H, fused_layout L, ce_fconsts k, ce_border_mode border,
     int aligned_in, int aligned_out, uint8_t * __restrict__ dst,
     size_t dst_pitch, ce_kfill fill, ce_kend end)
 {
-  edge_fused_block < BLUR, NORM, OUTPUT > (luma, luma_pitch, W, H, L, k,
-      border, aligned_in, aligned_out, dst, dst_pitch, fill);
+  edge_fused_block < BLUR, NORM, OUTPUT, false, L2I > (luma, luma_pitch, W,
+      H, L, k, border, aligned_in, aligned_out, dst, dst_pitch, fill);
   ce_end_signal (end);
 }
 
@@ -2219,12 +2227,42 @@ ce_fused_tensor_cores_used (void)
   return fused_mma_usable ()? 1 : 0;
 }
 
+/* Which form the strip kernel's l2 edges take: -1 by the launch's size
+ * (fused_l2_on_floats), 0 integers, 1 floats (tests;
+ * ce_fused_set_l2_edges_form). */
+static int fused_l2_form = -1;
+
+extern "C" int
+ce_fused_set_l2_edges_form (int form)
+{
+  return __atomic_exchange_n (&fused_l2_form, form < 0 ? -1 : form > 0,
+      __ATOMIC_RELAXED);
+}
+
+/* Launches of at least this many output pixels take the l2 edges'
+ * float form in the strip kernel.  Both forms are exact; on an H200 the
+ * float form measured 4-9 % faster from 9.4 Mpx (4096x2304) to 33 Mpx
+ * (8K), level at 4K and up to 8 % slower below (PERFORMANCE.md, "The l2
+ * edges' two forms"). */
+#ifndef FUSED_L2_FLOAT_MIN_PX
+#define FUSED_L2_FLOAT_MIN_PX 9000000LL
+#endif
+
+static bool
+fused_l2_on_floats (int width, int rows)
+{
+  const int form = __atomic_load_n (&fused_l2_form, __ATOMIC_RELAXED);
+  if (form >= 0)
+    return form == 1;
+  return (long long) width * rows >= FUSED_L2_FLOAT_MIN_PX;
+}
+
 template < bool BLUR >
 static void
 edge_fused_dispatch (unsigned blocks, ce_launch_cache * cache,
     cudaStream_t stream, const uint8_t * luma, size_t luma_pitch, int W,
-    int H, fused_layout L, const ce_edge_consts * c, int ain, int aout,
-    uint8_t * dst, size_t dst_pitch, ce_kfill fill, ce_kend end)
+    int H, fused_layout L, const ce_edge_consts * c, bool l2f, int ain,
+    int aout, uint8_t * dst, size_t dst_pitch, ce_kfill fill, ce_kend end)
 {
   const dim3 block (32, FUSED_WARPS);
   ce_fconsts k = ce_fconsts_make (c);
@@ -2242,6 +2280,9 @@ edge_fused_dispatch (unsigned blocks, ce_launch_cache * cache,
       stream)
   if (BLUR && L.mma)
     CE_FUSED_DISPATCH (c, CE_FUSED_MMA_LAUNCH);
+  else if (l2f && c->norm == CE_NORM_L2 && c->output == CE_OUTPUT_EDGES)
+    ce_launch_via (cache, (const void *) edge_fused_kernel < BLUR, CE_NORM_L2,
+        CE_OUTPUT_EDGES, false >, grid, block, args, stream);
   else
     CE_FUSED_DISPATCH (c, CE_FUSED_LAUNCH);
 #undef CE_FUSED_MMA_LAUNCH
@@ -2352,6 +2393,7 @@ ce_launch_edge_fused_fill (const uint8_t * d_luma, size_t luma_pitch,
     return ce_fill_rest (fill, fv, stream);
   }
 
+  const bool l2f = fused_l2_on_floats (width, row1 - row0);
   /* At most about 2^30 warps per launch, whatever the width. */
   const long long cols = ce_ceil_div (width, FUSED_TW);
   const long long chunk = (1LL << 30) / cols * FUSED_TH;
@@ -2373,11 +2415,11 @@ ce_launch_edge_fused_fill (const uint8_t * d_luma, size_t luma_pitch,
         const ce_kend e = end_of (r0, r1, f);
         if (consts->blur)
           edge_fused_dispatch < true > (blocks, cache, stream, d_luma,
-              luma_pitch, width, height, L, consts, ain, aout, d_dst,
+              luma_pitch, width, height, L, consts, l2f, ain, aout, d_dst,
               dst_pitch, f, e);
         else
           edge_fused_dispatch < false > (blocks, cache, stream, d_luma,
-              luma_pitch, width, height, L, consts, ain, aout, d_dst,
+              luma_pitch, width, height, L, consts, l2f, ain, aout, d_dst,
               dst_pitch, f, e);
       }));
   return ce_fill_rest (fill, fv, stream);

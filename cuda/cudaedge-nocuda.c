@@ -215,6 +215,13 @@ ce_fused_tensor_cores_used (void)
   return 0;
 }
 
+int
+ce_fused_set_l2_edges_form (int form)
+{
+  (void) form;
+  return -1;
+}
+
 unsigned long
 ce_cuda_dev_graph_launches (const struct ce_cuda_dev *dev)
 {

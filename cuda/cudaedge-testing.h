@@ -54,6 +54,12 @@ int ce_fused_set_tensor_cores (int on);
  * tensor-core path (allowed, and built for it), else 0. */
 int ce_fused_tensor_cores_used (void);
 
+/* The form of the l2 edges in the fused strip kernel (the kernel of
+ * frames above about 2 Mpx on an H200): -1 (default) by the launch's
+ * size, 0 integers, 1 floats.  Both are exact.  Returns the form
+ * before. */
+int ce_fused_set_l2_edges_form (int form);
+
 /* Output rows [row0, row1) of the 2x upscale of @src into @dst, made by
  * the upscale kernel's own per-thread code run on the host over every
  * thread of the grid one launch would have on a GPU that allows

@@ -73,7 +73,8 @@ Variant names the plots use:
                   "fused edge (default)", "fused magnitude", "fused reflect
                   border", "fused zero border", "fused l1", "fused l1
                   magnitude", "fused blur off", "fused edge, tensor
-                  cores", "fused magnitude, tensor cores"), "H2D+D2H
+                  cores", "fused magnitude, tensor cores", "fused edge,
+                  l2 on integers", "fused edge, l2 on floats"), "H2D+D2H
                   overlapped (2 streams)", "cpu fast, N threads"
   element-bench   "link ceiling" (fps the overlapped H2D + D2H of the input
                   and output frame allow), "ELEMENT backend=BACKEND" (the

@@ -770,6 +770,7 @@ enum
   V_SOBEL, V_THRESH, V_SOBEL_THRESH, V_STAGED,
   V_FUSED, V_FUSED_MAG, V_FUSED_REFLECT, V_FUSED_ZERO, V_FUSED_L1,
   V_FUSED_L1_MAG, V_FUSED_NOBLUR, V_FUSED_TC, V_FUSED_MAG_TC,
+  V_FUSED_L2_INT, V_FUSED_L2_FLOAT,
   V_UP_GRAY, V_UP_RGBA,
   V_NPP_GAUSS, V_NPP_SOBEL, V_NPP_CMP, V_NPP_CHAIN,
   V_COUNT
@@ -813,6 +814,10 @@ static const struct
   /* the same kernels with the interior on tensor cores (off by default) */
   [V_FUSED_TC] = {"fused edge, tensor cores", 2, CEIL_D2D},
   [V_FUSED_MAG_TC] = {"fused magnitude, tensor cores", 2, CEIL_D2D},
+  /* the default edges with the strip kernel's l2 form forced (the
+   * default picks one by size) */
+  [V_FUSED_L2_INT] = {"fused edge, l2 on integers", 2, CEIL_D2D},
+  [V_FUSED_L2_FLOAT] = {"fused edge, l2 on floats", 2, CEIL_D2D},
   [V_UP_GRAY] = {"upscale2x GRAY8", 5, CEIL_D2D},
   [V_UP_RGBA] = {"upscale2x RGBA", 20, CEIL_D2D, "RGBA"},
   [V_NPP_GAUSS] = {"npp gauss 5x5 8u", 2, CEIL_D2D},
@@ -916,6 +921,14 @@ enqueue (int v, unsigned idx)
       CS (ce_launch_edge_fused (luma, lp, w, h, 0, h, v == V_FUSED_TC ?
               &g.c_def : &g.c_mag, out, PITCH (K_OUT), s));
       ce_fused_set_tensor_cores (was);
+      break;
+    }
+    case V_FUSED_L2_INT:
+    case V_FUSED_L2_FLOAT:{
+      const int was = ce_fused_set_l2_edges_form (v == V_FUSED_L2_FLOAT);
+      CS (ce_launch_edge_fused (luma, lp, w, h, 0, h, &g.c_def, out,
+              PITCH (K_OUT), s));
+      ce_fused_set_l2_edges_form (was);
       break;
     }
     case V_UP_GRAY:

@@ -968,8 +968,9 @@ static const int fused_out_layout[FUSED_LAYOUTS] = {
   LAYOUT_PITCHED, LAYOUT_PADDED, LAYOUT_PITCHED
 };
 
+/* Every combination (or, with l2_edges_only, those of the l2 edges). */
 static void
-test_fused_matches_reference_for_every_option (const scene * sc)
+fused_matches_reference (const scene * sc, gboolean l2_edges_only)
 {
   int w = sc->w, h = sc->h;
   combo cs[32];
@@ -983,6 +984,9 @@ test_fused_matches_reference_for_every_option (const scene * sc)
   for (int blur = 0; blur < 2; blur++)
     for (int m = 0; m < 3; m++)
       for (int k = 0; k < nc; k++) {
+        if (l2_edges_only && (cs[k].norm != CE_NORM_L2
+                || cs[k].out != CE_OUTPUT_EDGES))
+          continue;
         ce_edge_consts c = ce_test_consts (cs[k].t, blur, (ce_border_mode) m,
             cs[k].norm, cs[k].out);
         size_t es;
@@ -1006,6 +1010,25 @@ test_fused_matches_reference_for_every_option (const scene * sc)
         if (tracked_host->len > 8)
           g_ptr_array_set_size (tracked_host, 0);
       }
+}
+
+static void
+test_fused_matches_reference_for_every_option (const scene * sc)
+{
+  fused_matches_reference (sc, FALSE);
+}
+
+/* The l2 edges of the strip kernel in each of their two forms, whatever
+ * the frame's size would pick (integers up to about 9 Mpx, floats from
+ * there; small frames take the short kernel, which has one form). */
+static void
+test_fused_l2_edges_in_either_form_match_reference (const scene * sc)
+{
+  for (int form = 0; form < 2; form++) {
+    const int was = ce_fused_set_l2_edges_form (form);
+    fused_matches_reference (sc, TRUE);
+    ce_fused_set_l2_edges_form (was);
+  }
 }
 
 /* The same with the interior of blurred frames on tensor cores (off by
@@ -1508,6 +1531,8 @@ static const scene_test scene_tests[] = {
       ON_EVERY_SCENE},
   {"fused-on-tensor-cores-matches-reference",
       test_fused_on_tensor_cores_matches_reference, MIXED_ONLY},
+  {"fused-l2-edges-in-either-form-match-reference",
+      test_fused_l2_edges_in_either_form_match_reference, MIXED_ONLY},
   {"upscale-kernel-matches-reference", test_upscale_kernel_matches_reference,
       UP_TO_4M | NO_BLOCKS},
   {"edge-frame-matches-reference", test_edge_frame_matches_reference,
