@@ -54,6 +54,7 @@ typedef struct
   GMutex lock;
   GstCeContext *ctx;            /* NULL: running on the CPU */
   GstClockTime latency;         /* added while frames are in flight */
+  gboolean pipelined;           /* frames in flight (for the QoS handler) */
   gboolean started;
 
   /* Streaming state. */

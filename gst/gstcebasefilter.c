@@ -277,8 +277,10 @@ gst_ce_base_filter_set_context (GstCeBaseFilter * self, GstCeContext * ctx)
   g_mutex_lock (&priv->lock);
   old = priv->ctx;
   priv->ctx = ctx;
-  if (!ctx)
+  if (!ctx) {
     priv->latency = 0;
+    priv->pipelined = FALSE;
+  }
   g_mutex_unlock (&priv->lock);
 
   if (old)
@@ -437,15 +439,16 @@ gst_ce_base_filter_update_latency (GstCeBaseFilter * self)
   GstCeBaseFilterPrivate *priv = GET_PRIV (self);
   GstVideoInfo *info = &GST_VIDEO_FILTER (self)->in_info;
   GstClockTime latency = 0;
-  gboolean changed;
+  gboolean changed, pipelined = gst_ce_base_filter_is_pipelined (self);
 
-  if (gst_ce_base_filter_is_pipelined (self))
+  if (pipelined)
     latency = gst_util_uint64_scale_int (GST_SECOND * (CE_CUDA_SLOTS - 1),
         GST_VIDEO_INFO_FPS_D (info), GST_VIDEO_INFO_FPS_N (info));
 
   g_mutex_lock (&priv->lock);
   changed = latency != priv->latency;
   priv->latency = latency;
+  priv->pipelined = pipelined;
   g_mutex_unlock (&priv->lock);
 
   /* The pipeline asks again when told that the latency changed. */
@@ -707,6 +710,32 @@ gst_ce_base_filter_can_use_cuda_memory (G_GNUC_UNUSED GstCeBaseFilter * self)
 #endif
 }
 
+/* An output buffer the pool cannot give (out of memory, pinned or not)
+ * is an error on the bus, not only a flow return that upstream reports
+ * as an internal data-flow error. */
+static GstFlowReturn
+gst_ce_base_filter_prepare_output_buffer (GstBaseTransform * trans,
+    GstBuffer * inbuf, GstBuffer ** outbuf)
+{
+  GstFlowReturn ret = GST_BASE_TRANSFORM_CLASS (gst_ce_base_filter_parent_class)
+      ->prepare_output_buffer (trans, inbuf, outbuf);
+
+  if (ret == GST_FLOW_ERROR || (ret == GST_FLOW_OK && *outbuf == NULL)) {
+    GstBufferPool *pool = gst_base_transform_get_buffer_pool (trans);
+
+    /* A pool that could not be activated was reported by the parent. */
+    if (!pool || gst_buffer_pool_is_active (pool))
+      GST_ELEMENT_ERROR (trans, RESOURCE, NO_SPACE_LEFT,
+          ("Could not allocate an output buffer."),
+          ("%s could not give a buffer", pool ? GST_OBJECT_NAME (pool) :
+              "the allocator"));
+    gst_clear_object (&pool);
+    if (ret == GST_FLOW_OK)
+      ret = GST_FLOW_ERROR;
+  }
+  return ret;
+}
+
 /* Controlled properties follow the stream time of each input (which only
  * TIME segments have). */
 static void
@@ -801,9 +830,13 @@ gst_ce_base_filter_class_init (GstCeBaseFilterClass * klass)
   trans_class->before_transform =
       GST_DEBUG_FUNCPTR (gst_ce_base_filter_before_transform);
   trans_class->transform = GST_DEBUG_FUNCPTR (gst_ce_base_filter_transform);
+  trans_class->prepare_output_buffer =
+      GST_DEBUG_FUNCPTR (gst_ce_base_filter_prepare_output_buffer);
   /* Frames in flight on CUDA: outputs leave CE_CUDA_SLOTS - 1 inputs
-   * late, are drained before serialized events and DRAIN queries, and add
-   * that much latency; submit_input_buffer stays the parent's (QoS). */
+   * late, are drained before serialized events, DRAIN queries, DISCONT
+   * inputs and renegotiations, and add that much latency;
+   * submit_input_buffer keeps QoS while they are in flight
+   * (gstceqos.c). */
   trans_class->generate_output =
       GST_DEBUG_FUNCPTR (gst_ce_base_filter_generate_output);
   trans_class->sink_event = GST_DEBUG_FUNCPTR (gst_ce_base_filter_sink_event);

@@ -368,7 +368,13 @@ gst_ce_cuda_memory_propose_allocation (GstCeBaseFilter * self,
   if (need_pool) {
     pool = gst_ce_cuda_pool_new (gst_ctx, caps, held, 0);
     if (pool) {
-      gst_query_add_allocation_pool (query, pool, info.size, held, 0);
+      /* The pool's buffers are pitched: their size is the pool's own. */
+      GstStructure *config = gst_buffer_pool_get_config (pool);
+      guint size = info.size;
+
+      gst_buffer_pool_config_get_params (config, NULL, &size, NULL, NULL);
+      gst_structure_free (config);
+      gst_query_add_allocation_pool (query, pool, size, held, 0);
       gst_object_unref (pool);
     }
   }

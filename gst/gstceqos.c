@@ -62,9 +62,16 @@ gst_ce_qos_src_event (GstCeBaseFilter * self, GstEvent * event)
   gdouble proportion;
   GstQOSType type;
 
-  if (GST_EVENT_TYPE (event) != GST_EVENT_QOS
-      || !gst_ce_base_filter_is_pipelined (self))
+  if (GST_EVENT_TYPE (event) != GST_EVENT_QOS)
     return FALSE;
+  /* This runs in downstream's thread: whether frames are in flight is
+   * read under the state lock, where the streaming thread records it. */
+  g_mutex_lock (&priv->lock);
+  if (!priv->pipelined) {
+    g_mutex_unlock (&priv->lock);
+    return FALSE;
+  }
+  g_mutex_unlock (&priv->lock);
 
   gst_event_parse_qos (event, &type, &proportion, &diff, &timestamp);
   GST_OBJECT_LOCK (self);
@@ -88,6 +95,23 @@ gst_ce_base_filter_submit_input_buffer (GstBaseTransform * trans,
   GstCeBaseFilterPrivate *priv = GET_PRIV (self);
   GstClockTime running_time, earliest;
   gdouble proportion;
+
+  /* GstBaseTransform applies a pending DISCONT (set before this call for
+   * a DISCONT input) to the next output it pushes, and the chain-up below
+   * renegotiates when downstream asked for it.  Either would reach an
+   * older frame in flight: those are pushed first. */
+  if (gst_ce_in_flight_length (&priv->in_flight) > 0 && (is_discont
+          || gst_pad_needs_reconfigure (GST_BASE_TRANSFORM_SRC_PAD (trans)))) {
+    GstFlowReturn flow;
+
+    GST_DEBUG_OBJECT (self, "draining before a %s",
+        is_discont ? "discontinuity" : "renegotiation");
+    flow = gst_ce_base_filter_drain (self);
+    if (flow != GST_FLOW_OK) {
+      gst_buffer_unref (inbuf);
+      return flow;
+    }
+  }
 
   if (!gst_ce_base_filter_is_pipelined (self)
       || !gst_base_transform_is_qos_enabled (trans)

@@ -208,7 +208,9 @@ clear_test_hooks (void)
 
 /* N buffers in, N out after EOS, in order, with their metadata and the
  * reference's pixels; @rate "30/1" keeps a frame in flight on CUDA, "0/1"
- * runs synchronously. */
+ * runs synchronously.  Frame 7's DISCONT comes while frames are in
+ * flight: it must mark its own output only. */
+#define IS_DISCONT_FRAME(i) ((i) == 0 || (i) == 7)
 static void
 check_n_buffers_in_n_out (const Element * el, const gchar * rate)
 {
@@ -232,7 +234,7 @@ check_n_buffers_in_n_out (const Element * el, const gchar * rate)
     GST_BUFFER_DURATION (in) = 33 * GST_MSECOND;
     GST_BUFFER_OFFSET (in) = 100 + i;
     GST_BUFFER_OFFSET_END (in) = 101 + i;
-    GST_BUFFER_FLAG_SET (in, i == 0 ? GST_BUFFER_FLAG_DISCONT :
+    GST_BUFFER_FLAG_SET (in, IS_DISCONT_FRAME (i) ? GST_BUFFER_FLAG_DISCONT :
         GST_BUFFER_FLAG_DELTA_UNIT);
     if (i % 3 == 0)
       GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_MARKER);
@@ -245,7 +247,7 @@ check_n_buffers_in_n_out (const Element * el, const gchar * rate)
 
   for (i = 0; i < n; i++) {
     GstBuffer *out = gst_harness_pull (f.h);
-    GstBufferFlags want = (i == 0 ? GST_BUFFER_FLAG_DISCONT :
+    GstBufferFlags want = (IS_DISCONT_FRAME (i) ? GST_BUFFER_FLAG_DISCONT :
         GST_BUFFER_FLAG_DELTA_UNIT) | (i % 3 == 0 ? GST_BUFFER_FLAG_MARKER : 0);
     fail_unless_equals_uint64 (GST_BUFFER_PTS (out),
         i * 33 * GST_MSECOND + 7);
@@ -493,6 +495,80 @@ GST_START_TEST (test_renegotiation_to_another_size_and_format)
 GST_END_TEST;
 
 /* ---- input validation ---- */
+
+/* An allocator that never gives memory, proposed downstream. */
+typedef struct
+{
+  GstAllocator parent;
+} CeFailingAllocator;
+typedef struct
+{
+  GstAllocatorClass parent_class;
+} CeFailingAllocatorClass;
+
+G_DEFINE_TYPE (CeFailingAllocator, ce_failing_allocator, GST_TYPE_ALLOCATOR);
+
+static GstMemory *
+ce_failing_allocator_alloc (G_GNUC_UNUSED GstAllocator * allocator,
+    G_GNUC_UNUSED gsize size, G_GNUC_UNUSED GstAllocationParams * params)
+{
+  return NULL;
+}
+
+static void
+ce_failing_allocator_free (G_GNUC_UNUSED GstAllocator * allocator,
+    G_GNUC_UNUSED GstMemory * memory)
+{
+  g_assert_not_reached ();
+}
+
+static void
+ce_failing_allocator_class_init (CeFailingAllocatorClass * klass)
+{
+  GST_ALLOCATOR_CLASS (klass)->alloc = ce_failing_allocator_alloc;
+  GST_ALLOCATOR_CLASS (klass)->free = ce_failing_allocator_free;
+}
+
+static void
+ce_failing_allocator_init (CeFailingAllocator * self)
+{
+  GST_ALLOCATOR (self)->mem_type = "CeFailingMemory";
+}
+
+/* On the CPU backend the output pool takes downstream's allocator: when
+ * it gives nothing, the push fails with an error on the bus that says
+ * so, not only a flow return. */
+GST_START_TEST (test_output_allocation_failure_is_an_error)
+{
+  const Element *el = ELEMENT;
+  CeTestFixture f;
+  GstVideoInfo info;
+  GstMessage *msg;
+  GError *err = NULL;
+
+  ce_test_fixture_start (&f, new_element (el, "cpu"), el->format, 32, 24);
+  /* The caps are set, allocation decided: downstream asks again. */
+  gst_harness_set_propose_allocator (f.h,
+      g_object_new (ce_failing_allocator_get_type (), NULL), NULL);
+  fail_unless (gst_harness_push_upstream_event (f.h,
+          gst_event_new_reconfigure ()));
+  fail_unless_equals_int (gst_harness_push (f.h,
+          ce_test_random_frame (el->format, 32, 24, 1, &info)),
+      GST_FLOW_ERROR);
+  msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error message");
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (g_error_matches (err, GST_RESOURCE_ERROR,
+          GST_RESOURCE_ERROR_NO_SPACE_LEFT), "%s", err->message);
+  fail_unless (strstr (err->message, "output buffer") != NULL, "%s",
+      err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+  fail_unless_equals_int (gst_harness_buffers_received (f.h), 0);
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
 
 GST_START_TEST (test_too_small_buffer_is_an_error)
 {
@@ -1215,6 +1291,7 @@ elements_suite (void)
     ADD (test_output_caps_keep_rate_and_par);
     ADD (test_renegotiation_to_another_size_and_format);
     ADD (test_too_small_buffer_is_an_error);
+    ADD (test_output_allocation_failure_is_an_error);
     ADD (test_video_meta_outside_buffer_is_an_error);
     ADD (test_backend_cuda_errors_without_gpu_or_works_with_one);
     ADD (test_backend_auto_picks_cuda_or_falls_back_to_cpu);
