@@ -291,17 +291,16 @@ main (int argc, char **argv)
       "t. ! queue ! multifilesink location=" OUTPUT_PREVIEW, source);
   g_free (source);
 
-  app.pipeline = gst_parse_launch (desc, &err);
+  /* Every element of the pipeline is needed: a missing one (a plugin not
+   * installed) stops here rather than leaving a pipeline without it. */
+  app.pipeline = gst_parse_launch_full (desc, NULL, GST_PARSE_FLAG_FATAL_ERRORS,
+      &err);
   g_free (desc);
   if (!app.pipeline) {
-    g_printerr ("could not build the pipeline: %s\n", err->message);
+    g_printerr ("could not build the pipeline: %s\n", err ? err->message
+        : "unknown error");
     g_clear_error (&err);
     return 1;
-  }
-  if (err) {
-    /* A recoverable parse problem (for example a missing optional element). */
-    g_printerr ("warning: %s\n", err->message);
-    g_clear_error (&err);
   }
 
   if (argc == 2) {
