@@ -40,13 +40,16 @@
 #define AUTO_BAND_BYTES (4u << 20)
 #define AUTO_MAX_BANDS 8
 
-/* Records where a CUDA call failed and jumps to the function's error label. */
+/* Records where a CUDA call failed and jumps to the function's error
+ * label.  The runtime's last error is cleared, so that the next launch
+ * does not report it as its own. */
 #define CUDA_TRY(call) \
   do { \
     cudaError_t err_ = (call); \
     if (err_ != cudaSuccess) { \
       ce_set_error ("%s failed at %s:%d: %s (%s)", #call, __FILE__, \
           __LINE__, cudaGetErrorString (err_), cudaGetErrorName (err_)); \
+      (void) cudaGetLastError (); \
       status = CE_STATUS_CUDA_ERROR; \
       goto fail; \
     } \
@@ -678,10 +681,8 @@ buffer_reserve (ce_buffer * b, size_t row_bytes, int rows, int pinned)
 
   if (b->ptr && b->row_bytes >= row_bytes && b->rows >= rows)
     return CE_STATUS_OK;
-  if (b->row_bytes > row_bytes)
-    row_bytes = b->row_bytes;
-  if (b->rows > rows)
-    rows = b->rows;
+  /* Made for this frame's rows only: keeping the widest and the tallest
+   * frame seen would hold their product, which may not fit. */
   buffer_release (b, pinned);
   if (pinned) {
     CUDA_TRY (cudaHostAlloc (&b->ptr, row_bytes * rows, cudaHostAllocPortable));
@@ -1076,8 +1077,8 @@ ce_cuda_edge_frame_submit (ce_cuda_ctx * ctx, int slot, const ce_frame * src,
       (status = ce_frame_validate (src)) != CE_STATUS_OK ||
       (status = ce_edge_consts_init (&ej.consts, params)) != CE_STATUS_OK ||
       (status = ce_check_pointer (dst, "dst")) != CE_STATUS_OK ||
-      (status = ce_check_stride (dst_stride, src->width, "dst stride"))
-      != CE_STATUS_OK)
+      (status = ce_check_plane (dst_stride, src->width, src->height,
+              "dst stride")) != CE_STATUS_OK)
     return status;
   w = src->width;
   h = src->height;
@@ -1165,10 +1166,10 @@ ce_cuda_upscale2x_frame_submit (ce_cuda_ctx * ctx, int slot,
     ce_set_error ("%dx%d is too large to upscale", width, height);
     return CE_STATUS_INVALID_ARGUMENT;
   }
-  if ((status = ce_check_stride (src_stride, (size_t) width * bytes_per_pixel,
-              "src stride")) != CE_STATUS_OK ||
-      (status = ce_check_stride (dst_stride,
-              (size_t) 2 * width * bytes_per_pixel, "dst stride"))
+  if ((status = ce_check_plane (src_stride, (size_t) width * bytes_per_pixel,
+              height, "src stride")) != CE_STATUS_OK ||
+      (status = ce_check_plane (dst_stride,
+              (size_t) 2 * width * bytes_per_pixel, 2 * height, "dst stride"))
       != CE_STATUS_OK)
     return status;
 

@@ -15,12 +15,15 @@
 #include "cudaedge-testing.h"
 
 /* Returns CE_STATUS_CUDA_ERROR, with a message, when @call fails. */
+/* The runtime's last error is cleared, so that the next launch does not
+ * report it as its own. */
 #define CUDA_CHECK(call) \
   do { \
     cudaError_t err_ = (call); \
     if (err_ != cudaSuccess) { \
       ce_set_error ("%s failed at %s:%d: %s (%s)", #call, __FILE__, \
           __LINE__, cudaGetErrorString (err_), cudaGetErrorName (err_)); \
+      (void) cudaGetLastError (); \
       return CE_STATUS_CUDA_ERROR; \
     } \
   } while (0)
@@ -45,6 +48,7 @@ typedef struct
   int downloads;                /* a download is queued */
   int timing;                   /* time the next frame (the default) */
   int timed;                    /* the frame queued now is timed */
+  int timed_end;                /* ... and its kernels_done is recorded */
   /* The end of the frame, signalled in memory (ce_launch_signal); count
    * NULL: never. */
   unsigned *count;              /* device word */
@@ -246,6 +250,7 @@ dev_begin (ce_dev_slot * sl)
   sl->signalled = 0;            /* until a launch signals this frame's end */
   if (!sl->queued) {
     sl->timed = sl->timing;
+    sl->timed_end = 0;
     if (sl->timed)
       CUDA_CHECK (cudaEventRecord (sl->start, sl->stream));
     sl->queued = 1;
@@ -295,8 +300,8 @@ dev_edge_submit (ce_cuda_dev * dev, int slot, const ce_frame * src,
     ce_set_error ("no output: d_dst and h_dst are both NULL");
     return CE_STATUS_INVALID_ARGUMENT;
   }
-  if ((d_dst && (status = ce_check_stride (d_pitch, w, "d_pitch")))
-      || (h_dst && (status = ce_check_stride (h_stride, w, "h_stride"))))
+  if ((d_dst && (status = ce_check_plane (d_pitch, w, h, "d_pitch")))
+      || (h_dst && (status = ce_check_plane (h_stride, w, h, "h_stride"))))
     return status;
   ce_luma_layout_get (src->format, &layout);
 
@@ -331,8 +336,10 @@ dev_edge_submit (ce_cuda_dev * dev, int slot, const ce_frame * src,
   sl->signalled = signal.armed;
   /* A download's time runs from the frame's last kernels to its end. */
   sl->downloads = 0;
-  if (sl->timed)
+  if (sl->timed) {
     CUDA_CHECK (cudaEventRecord (sl->kernels_done, sl->stream));
+    sl->timed_end = 1;
+  }
   if (h_dst) {
     CUDA_CHECK (cudaMemcpy2DAsync (h_dst, h_stride, d_dst, d_pitch, w, h,
             cudaMemcpyDeviceToHost, sl->stream));
@@ -377,7 +384,11 @@ ce_cuda_dev_upscale2x_submit (ce_cuda_dev * dev, int slot,
   ce_dev_slot *sl;
   ce_status status;
 
+  /* Checked before the frame begins: a frame that begins must end with
+   * its events recorded. */
   if ((status = dev_get_slot (dev, slot, &sl)) != CE_STATUS_OK ||
+      (status = ce_upscale2x_check_frame (d_src, src_pitch, width, height,
+              bytes_per_pixel, d_dst, dst_pitch)) != CE_STATUS_OK ||
       (status = dev_begin (sl)) != CE_STATUS_OK)
     return status;
   dev_signal_prepare (sl, (int64_t) width * height,
@@ -389,8 +400,10 @@ ce_cuda_dev_upscale2x_submit (ce_cuda_dev * dev, int slot,
     return status;
   sl->signalled = signal.armed;
   sl->downloads = 0;
-  if (sl->timed)
+  if (sl->timed) {
     CUDA_CHECK (cudaEventRecord (sl->kernels_done, sl->stream));
+    sl->timed_end = 1;
+  }
   return CE_STATUS_OK;
 }
 
@@ -454,13 +467,21 @@ ce_cuda_dev_wait (ce_cuda_dev * dev, int slot, ce_timing * timing)
    * events recorded as the work was queued, so waiting later (a frame in
    * flight) does not count as the frame's time. */
   CUDA_CHECK (cudaStreamSynchronize (sl->stream));
-  if (timing && sl->timed) {
+  /* A frame whose submission failed has no end event: no time.  A time
+   * that cannot be had is left 0, its error cleared. */
+  if (timing && sl->timed && sl->timed_end) {
     if (cudaEventElapsedTime (&k_ms, sl->start, sl->kernels_done)
         == cudaSuccess)
       timing->kernel_us = 1000.0 * k_ms;
-    if (sl->downloads && cudaEventElapsedTime (&d_ms, sl->kernels_done,
-            sl->done) == cudaSuccess)
-      timing->download_us = 1000.0 * d_ms;
+    else
+      (void) cudaGetLastError ();
+    if (sl->downloads) {
+      if (cudaEventElapsedTime (&d_ms, sl->kernels_done, sl->done)
+          == cudaSuccess)
+        timing->download_us = 1000.0 * d_ms;
+      else
+        (void) cudaGetLastError ();
+    }
   }
   return CE_STATUS_OK;
 }

@@ -58,9 +58,9 @@ ce_launch_luma (const uint8_t * d_src, size_t src_pitch, ce_format format,
   CE_CHECK (ce_check_pointer (d_luma, "d_luma"));
   CE_CHECK (ce_luma_layout_get (format, &lay));
   CE_CHECK (ce_check_size (width, height));
-  CE_CHECK (ce_check_stride (src_pitch,
-          (size_t) width * lay.bytes_per_pixel, "src_pitch"));
-  CE_CHECK (ce_check_stride (luma_pitch, (size_t) width,
+  CE_CHECK (ce_check_plane (src_pitch,
+          (size_t) width * lay.bytes_per_pixel, height, "src_pitch"));
+  CE_CHECK (ce_check_plane (luma_pitch, (size_t) width, height,
           "luma_pitch"));
   CE_CHECK (ce_check_rows (row0, row1, height));
 
@@ -2331,9 +2331,9 @@ ce_launch_edge_fused_fill (const uint8_t * d_luma, size_t luma_pitch,
   CE_CHECK (ce_check_pointer (d_luma, "d_luma"));
   CE_CHECK (ce_check_pointer (d_dst, "d_dst"));
   CE_CHECK (ce_check_size (width, height));
-  CE_CHECK (ce_check_stride (luma_pitch, (size_t) width,
+  CE_CHECK (ce_check_plane (luma_pitch, (size_t) width, height,
           "luma_pitch"));
-  CE_CHECK (ce_check_stride (dst_pitch, (size_t) width,
+  CE_CHECK (ce_check_plane (dst_pitch, (size_t) width, height,
           "dst_pitch"));
   CE_CHECK (ce_check_rows (row0, row1, height));
   CE_CHECK (ce_check_consts (consts));
@@ -2719,11 +2719,11 @@ upscale2x_kernel (const uint8_t * __restrict__ src, size_t src_pitch,
   ce_end_signal (end);
 }
 
-/* The arguments ce_launch_upscale2x_via takes (and the host run). */
-static ce_status
-upscale2x_check (const uint8_t * src, size_t src_pitch, int width,
-    int height, int bytes_per_pixel, int row0, int row1, const uint8_t * dst,
-    size_t dst_pitch)
+/* The frame ce_launch_upscale2x_via takes (and the host run): all but
+ * the rows (cudaedge-kernels.h). */
+extern "C" ce_status
+ce_upscale2x_check_frame (const uint8_t * src, size_t src_pitch, int width,
+    int height, int bytes_per_pixel, const uint8_t * dst, size_t dst_pitch)
 {
   CE_CHECK (ce_check_pointer (src, "d_src"));
   CE_CHECK (ce_check_pointer (dst, "d_dst"));
@@ -2737,17 +2737,27 @@ upscale2x_check (const uint8_t * src, size_t src_pitch, int width,
     ce_set_error ("%dx%d is too large to upscale", width, height);
     return CE_STATUS_INVALID_ARGUMENT;
   }
-  CE_CHECK (ce_check_stride (src_pitch,
-          (size_t) width * bytes_per_pixel, "src_pitch"));
-  CE_CHECK (ce_check_stride (dst_pitch,
-          (size_t) 2 * width * bytes_per_pixel, "dst_pitch"));
-  CE_CHECK (ce_check_rows (row0, row1, 2 * height));
+  CE_CHECK (ce_check_plane (src_pitch,
+          (size_t) width * bytes_per_pixel, height, "src_pitch"));
+  CE_CHECK (ce_check_plane (dst_pitch,
+          (size_t) 2 * width * bytes_per_pixel, 2 * height, "dst_pitch"));
   if (bytes_per_pixel == 4) {
     CE_CHECK (ce_check_multiple (src_pitch, 4, "src_pitch"));
     CE_CHECK (ce_check_multiple (dst_pitch, 4, "dst_pitch"));
     CE_CHECK (ce_check_aligned (src, 4, "d_src"));
     CE_CHECK (ce_check_aligned (dst, 4, "d_dst"));
   }
+  return CE_STATUS_OK;
+}
+
+static ce_status
+upscale2x_check (const uint8_t * src, size_t src_pitch, int width,
+    int height, int bytes_per_pixel, int row0, int row1, const uint8_t * dst,
+    size_t dst_pitch)
+{
+  CE_CHECK (ce_upscale2x_check_frame (src, src_pitch, width, height,
+          bytes_per_pixel, dst, dst_pitch));
+  CE_CHECK (ce_check_rows (row0, row1, 2 * height));
   return CE_STATUS_OK;
 }
 

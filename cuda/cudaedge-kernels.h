@@ -110,6 +110,11 @@ ce_status ce_launch_edge_fused_fill (const uint8_t * d_luma,
 ce_status ce_launch_upscale2x (const uint8_t * d_src, size_t src_pitch,
     int width, int height, int bytes_per_pixel, int row0, int row1,
     uint8_t * d_dst, size_t dst_pitch, cudaStream_t stream);
+/* Whether ce_launch_upscale2x takes these frames (all its checks but the
+ * rows'): CE_STATUS_OK or INVALID_ARGUMENT with the reason. */
+ce_status ce_upscale2x_check_frame (const uint8_t * d_src, size_t src_pitch,
+    int width, int height, int bytes_per_pixel, const uint8_t * d_dst,
+    size_t dst_pitch);
 /* The same through @cache when it is not NULL, signalling its end
  * through @signal when it is not NULL (ce_launch_signal: armed when the
  * rows went in one launch). */

@@ -240,15 +240,15 @@ ce_launch_blur (ce_blur_variant variant, const uint8_t * d_luma,
   CE_CHECK (ce_check_pointer (d_b, "d_b"));
   CE_CHECK (ce_check_size (width, height));
   CE_CHECK (ce_check_border (border, "border"));
-  CE_CHECK (ce_check_stride (luma_pitch, (size_t) width,
+  CE_CHECK (ce_check_plane (luma_pitch, (size_t) width, height,
           "luma_pitch"));
-  CE_CHECK (ce_check_stride (b_pitch, (size_t) width * 2,
+  CE_CHECK (ce_check_plane (b_pitch, (size_t) width * 2, height,
           "b_pitch"));
   CE_CHECK (ce_check_multiple (b_pitch, 2, "b_pitch"));
   CE_CHECK (ce_check_aligned (d_b, 2, "d_b"));
   if (variant == CE_BLUR_TWO_PASS) {
     CE_CHECK (ce_check_pointer (d_scratch, "d_scratch"));
-    CE_CHECK (ce_check_stride (scratch_pitch, (size_t) width * 2,
+    CE_CHECK (ce_check_plane (scratch_pitch, (size_t) width * 2, height,
             "scratch_pitch"));
     CE_CHECK (ce_check_multiple (scratch_pitch, 2,
             "scratch_pitch"));
@@ -343,11 +343,11 @@ ce_launch_sobel (const uint16_t * d_b, size_t b_pitch, int width,
   CE_CHECK (ce_check_pointer (d_grad, "d_grad"));
   CE_CHECK (ce_check_size (width, height));
   CE_CHECK (ce_check_border (border, "border"));
-  CE_CHECK (ce_check_stride (b_pitch, (size_t) width * 2,
+  CE_CHECK (ce_check_plane (b_pitch, (size_t) width * 2, height,
           "b_pitch"));
   CE_CHECK (ce_check_multiple (b_pitch, 2, "b_pitch"));
   CE_CHECK (ce_check_aligned (d_b, 2, "d_b"));
-  CE_CHECK (ce_check_stride (grad_pitch, (size_t) width * 8,
+  CE_CHECK (ce_check_plane (grad_pitch, (size_t) width * 8, height,
           "grad_pitch"));
   CE_CHECK (ce_check_multiple (grad_pitch, 4, "grad_pitch"));
   CE_CHECK (ce_check_aligned (d_grad, 4, "d_grad"));
@@ -388,11 +388,11 @@ ce_launch_threshold (const int32_t * d_grad, size_t grad_pitch, int width,
   CE_CHECK (ce_check_pointer (d_grad, "d_grad"));
   CE_CHECK (ce_check_pointer (d_dst, "d_dst"));
   CE_CHECK (ce_check_size (width, height));
-  CE_CHECK (ce_check_stride (grad_pitch, (size_t) width * 8,
+  CE_CHECK (ce_check_plane (grad_pitch, (size_t) width * 8, height,
           "grad_pitch"));
   CE_CHECK (ce_check_multiple (grad_pitch, 4, "grad_pitch"));
   CE_CHECK (ce_check_aligned (d_grad, 4, "d_grad"));
-  CE_CHECK (ce_check_stride (dst_pitch, (size_t) width,
+  CE_CHECK (ce_check_plane (dst_pitch, (size_t) width, height,
           "dst_pitch"));
   CE_CHECK (ce_check_consts (consts));
 
@@ -456,11 +456,11 @@ ce_launch_sobel_threshold (const uint16_t * d_b, size_t b_pitch, int width,
   CE_CHECK (ce_check_pointer (d_b, "d_b"));
   CE_CHECK (ce_check_pointer (d_dst, "d_dst"));
   CE_CHECK (ce_check_size (width, height));
-  CE_CHECK (ce_check_stride (b_pitch, (size_t) width * 2,
+  CE_CHECK (ce_check_plane (b_pitch, (size_t) width * 2, height,
           "b_pitch"));
   CE_CHECK (ce_check_multiple (b_pitch, 2, "b_pitch"));
   CE_CHECK (ce_check_aligned (d_b, 2, "d_b"));
-  CE_CHECK (ce_check_stride (dst_pitch, (size_t) width,
+  CE_CHECK (ce_check_plane (dst_pitch, (size_t) width, height,
           "dst_pitch"));
   CE_CHECK (ce_check_consts (consts));
 

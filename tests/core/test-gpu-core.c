@@ -688,6 +688,26 @@ test_launchers_reject_bad_arguments (void)
       "pitch");
   ce_assert_invalid (ce_launch_upscale2x (d8, 16, 4, 4, 1, 0, 9, d8, 16, s),
       "row");
+  /* pitches whose planes span more than memory holds */
+  {
+    const size_t huge = (size_t) 1 << 62;
+    ce_assert_invalid (ce_launch_luma (d8, huge, CE_FORMAT_GRAY8, 4, 4, 0, 4,
+            d8, 16, s), "spans");
+    ce_assert_invalid (ce_launch_edge_fused (d8, 16, 4, 4, 0, 4, &c, d8, huge,
+            s), "spans");
+    ce_assert_invalid (ce_launch_edge_fused (d8, huge, 4, 4, 0, 4, &c, d8, 16,
+            s), "spans");
+    ce_assert_invalid (ce_launch_blur (CE_BLUR_SEPARABLE, d8, huge, 4, 4,
+            CE_BORDER_ZERO, d16, 16, d16, 16, s), "spans");
+    ce_assert_invalid (ce_launch_sobel (d16, 16, 4, 4, CE_BORDER_ZERO, d32,
+            huge, s), "spans");
+    ce_assert_invalid (ce_launch_threshold (d32, 64, 4, 4, &c, d8, huge, s),
+        "spans");
+    ce_assert_invalid (ce_launch_upscale2x (d8, huge, 4, 4, 1, 0, 8, d8, 16,
+            s), "spans");
+    ce_assert_invalid (ce_launch_upscale2x (d8, 16, 4, 4, 1, 0, 8, d8, huge,
+            s), "spans");
+  }
   /* nothing above may have launched a kernel */
   g_assert_true (cudaGetLastError () == cudaSuccess);
   g_assert_true (cudaDeviceSynchronize () == cudaSuccess);

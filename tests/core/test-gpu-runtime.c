@@ -1082,6 +1082,104 @@ test_entry_points_restore_the_current_device (void)
   }
 }
 
+/* A call that fails on a CUDA error (pinned memory that cannot be had, a
+ * device frame with arguments refused) leaves nothing behind: the next
+ * valid frame of the same thread works and, on the device path, is
+ * timed.  A stride whose plane spans more than memory is refused, not
+ * followed off the end. */
+static void
+test_failed_calls_leave_no_error_behind (void)
+{
+  const int w = 64, h = 48;
+  const size_t huge = (size_t) 1 << 62;
+  guint8 *src = random_bytes ((gsize) w * h), *want, *got;
+  guint8 *d_src = NULL, *d_up = NULL;
+  ce_cuda_ctx *ctx = NULL;
+  ce_cuda_dev *dev = NULL;
+  ce_edge_params params;
+  ce_timing timing;
+  void *pinned = NULL;
+  ce_frame f;
+  int i;
+
+  if (skip_without_gpu ()) {
+    g_free (src);
+    return;
+  }
+  want = g_malloc ((gsize) 4 * w * h);
+  got = poisoned_bytes ((gsize) 4 * w * h);
+  ce_edge_params_init (&params);
+  f = ce_test_frame (src, w, w, h, CE_FORMAT_GRAY8);
+  ce_assert_status (ce_cpu_edge_rows (&f, &params, 0, h, want, w),
+      CE_STATUS_OK);
+  ce_assert_status (ce_cuda_ctx_new (-1, 2, &ctx), CE_STATUS_OK);
+  if (g_test_failed ())
+    goto out;
+
+  /* Host path: pinned memory nobody has, then a frame. */
+  g_assert_true (ce_cuda_host_alloc (ctx, (size_t) 1 << 50, &pinned)
+      != CE_STATUS_OK);
+  g_assert_null (pinned);
+  ce_assert_status (ce_cuda_edge_frame (ctx, &f, &params, got, w, NULL),
+      CE_STATUS_OK);
+  ce_assert_rows_equal ("64x48 edges after a failed pinned allocation", want,
+      w, got, w, w, 0, h, CE_TEST_POISON);
+
+  /* Strides whose planes cannot exist. */
+  ce_assert_invalid (ce_cuda_edge_frame (ctx, &f, &params, got, huge, NULL),
+      "spans");
+  ce_assert_invalid (ce_cuda_upscale2x_frame (ctx, src, huge, w, h, 1, got,
+          2 * w, NULL), "spans");
+  ce_assert_invalid (ce_cuda_upscale2x_frame (ctx, src, w, w, h, 1, got,
+          huge, NULL), "spans");
+  f.stride = huge;
+  ce_assert_invalid (ce_cuda_edge_frame (ctx, &f, &params, got, w, NULL),
+      "");
+  f.stride = w;
+
+  /* Device path: a refused upscale, then frames on both slots, timed. */
+  if (!CUDA_OK (cudaSetDevice (ce_cuda_ctx_device_id (ctx)))
+      || !(d_src = to_device (src, (gsize) w * h))
+      || !CUDA_OK (cudaMalloc ((void **) &d_up, (gsize) 4 * w * h)))
+    goto out;
+  ce_assert_status (ce_cuda_dev_new (&dev), CE_STATUS_OK);
+  if (g_test_failed ())
+    goto out;
+  ce_cuda_dev_set_timing (dev, 0, 1);
+  ce_cuda_dev_set_timing (dev, 1, 1);
+  ce_assert_invalid (ce_cuda_dev_upscale2x_submit (dev, 0, d_src, w, w, h, 1,
+          d_up, w), "pitch");
+  ce_assert_invalid (ce_cuda_dev_upscale2x_submit (dev, 0, d_src, huge, w, h,
+          1, d_up, 2 * w), "spans");
+  ce_assert_status (ce_cuda_dev_wait (dev, 0, &timing), CE_STATUS_OK);
+  f.data = d_src;
+  for (i = 0; i < 3; i++) {
+    ce_assert_status (ce_cuda_dev_upscale2x_submit (dev, 0, d_src, w, w, h, 1,
+            d_up, 2 * w), CE_STATUS_OK);
+    ce_assert_status (ce_cuda_dev_wait (dev, 0, &timing), CE_STATUS_OK);
+    g_assert_cmpfloat (timing.kernel_us, >, 0.0);
+    memset (got, CE_TEST_POISON, (gsize) w * h);
+    ce_assert_status (ce_cuda_dev_edge_submit (dev, 1, &f, &params, NULL, 0,
+            got, w), CE_STATUS_OK);
+    ce_assert_status (ce_cuda_dev_wait (dev, 1, &timing), CE_STATUS_OK);
+    g_assert_cmpfloat (timing.kernel_us, >, 0.0);
+    ce_assert_rows_equal ("64x48 edges on the device after a refused frame",
+        want, w, got, w, w, 0, h, CE_TEST_POISON);
+  }
+  ce_assert_invalid (ce_cuda_dev_edge_submit (dev, 1, &f, &params, NULL, 0,
+          got, huge), "spans");
+  g_assert_true (cudaGetLastError () == cudaSuccess);
+
+out:
+  ce_cuda_dev_free (dev);
+  ce_cuda_ctx_free (ctx);
+  cudaFree (d_src);
+  cudaFree (d_up);
+  g_free (src);
+  g_free (want);
+  g_free (got);
+}
+
 void
 ce_test_register_gpu_runtime (void)
 {
@@ -1104,4 +1202,6 @@ ce_test_register_gpu_runtime (void)
       test_upscale_frame_ends_signalled);
   ce_test_add ("/gpu/runtime/entry-points-restore-the-current-device",
       test_entry_points_restore_the_current_device);
+  ce_test_add ("/gpu/runtime/failed-calls-leave-no-error-behind",
+      test_failed_calls_leave_no_error_behind);
 }
