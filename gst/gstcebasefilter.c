@@ -124,6 +124,9 @@ gst_ce_base_filter_init (GstCeBaseFilter * self)
 #endif
   gst_ce_stats_init (&priv->stats);
   priv->corrupt_frame = -1;
+  /* A GAP input holds neutral data, whose edges (none) and upscale are
+   * neutral too: the output keeps the flag. */
+  gst_base_transform_set_gap_aware (GST_BASE_TRANSFORM (self), TRUE);
 }
 
 static void

@@ -32,6 +32,44 @@ GST_DEBUG_CATEGORY_EXTERN (gst_ce_base_filter_debug);
 
 /* ---- input validation ---- */
 
+/* The bytes a row of plane @plane of @info's format takes at @width:
+ * the pixels' strides, and for pixels that share bytes (the 4:2:2 packed
+ * formats) the last byte any component of the row reaches. */
+static gsize
+gst_ce_plane_row_bytes (const GstVideoFormatInfo * finfo, guint plane,
+    guint width)
+{
+  gsize row = 0;
+  guint c;
+
+  for (c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo); c++) {
+    gsize w, pixels, reach;
+
+    if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, c) != plane)
+      continue;
+    w = GST_VIDEO_FORMAT_INFO_SCALE_WIDTH (finfo, c, width);
+    pixels = w * GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, c);
+    reach = w ? (w - 1) * GST_VIDEO_FORMAT_INFO_PSTRIDE (finfo, c)
+        + GST_VIDEO_FORMAT_INFO_POFFSET (finfo, c)
+        + (GST_VIDEO_FORMAT_INFO_DEPTH (finfo, c) + 7) / 8 : 0;
+    row = MAX (row, MAX (pixels, reach));
+  }
+  return row;
+}
+
+/* The rows of plane @plane of @info's format at @height. */
+static guint
+gst_ce_plane_rows (const GstVideoFormatInfo * finfo, guint plane,
+    guint height)
+{
+  guint c;
+
+  for (c = 0; c < GST_VIDEO_FORMAT_INFO_N_COMPONENTS (finfo); c++)
+    if (GST_VIDEO_FORMAT_INFO_PLANE (finfo, c) == plane)
+      return GST_VIDEO_FORMAT_INFO_SCALE_HEIGHT (finfo, c, height);
+  return height;
+}
+
 /* Plane 0 of @buffer as GstVideoFrame would map it: from its video meta
  * when it has one, else from @info.  Returns the buffer to read (a new
  * reference: @buffer itself, or a copy in one memory block when plane 0
@@ -43,7 +81,7 @@ gst_ce_base_filter_validate_input (GstCeBaseFilter * self,
 {
   GstVideoMeta *meta;
   gsize size, row, offset, span = 0, needed = 0;
-  guint idx, length;
+  guint idx, length, plane;
   gsize skip;
   gint stride;
   guint width, height;
@@ -56,13 +94,28 @@ gst_ce_base_filter_validate_input (GstCeBaseFilter * self,
   size = gst_buffer_get_size (buffer);
   width = GST_VIDEO_INFO_WIDTH (info);
   height = GST_VIDEO_INFO_HEIGHT (info);
-  row = (gsize) width * GST_VIDEO_FORMAT_INFO_PSTRIDE (info->finfo, 0);
+  row = gst_ce_plane_row_bytes (info->finfo, 0, width);
 
   meta = gst_buffer_get_video_meta (buffer);
   if (meta) {
     if (meta->format != GST_VIDEO_INFO_FORMAT (info)
-        || meta->width != width || meta->height != height)
+        || meta->width != width || meta->height != height
+        || meta->n_planes != GST_VIDEO_INFO_N_PLANES (info))
       goto meta_mismatch;
+    /* Only plane 0 is read, but every plane of the meta must lie in the
+     * buffer, as the caps' layout does without a meta. */
+    for (plane = 1; plane < meta->n_planes; plane++) {
+      gsize prow = gst_ce_plane_row_bytes (info->finfo, plane, width), pend;
+      guint prows = gst_ce_plane_rows (info->finfo, plane, height);
+
+      stride = meta->stride[plane];
+      if (stride <= 0 || (gsize) stride < prow
+          || !g_size_checked_mul (&pend, (gsize) stride, prows - 1)
+          || !g_size_checked_add (&pend, pend, prow)
+          || !g_size_checked_add (&pend, pend, meta->offset[plane])
+          || pend > size)
+        goto plane_outside;
+    }
     offset = meta->offset[0];
     stride = meta->stride[0];
   } else {
@@ -121,11 +174,21 @@ meta_mismatch:
   {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT,
         ("Input buffer's video meta does not match the negotiated caps."),
-        ("meta says %s %ux%u, caps say %s %ux%u",
+        ("meta says %s %ux%u in %u planes, caps say %s %ux%u in %u planes",
             gst_video_format_to_string (meta->format), meta->width,
-            meta->height,
+            meta->height, meta->n_planes,
             gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)), width,
-            height));
+            height, GST_VIDEO_INFO_N_PLANES (info)));
+    return NULL;
+  }
+plane_outside:
+  {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Input buffer's planes do not fit in the buffer."),
+        ("%s %ux%u: plane %u at offset %" G_GSIZE_FORMAT " with stride %d "
+            "does not fit in the %" G_GSIZE_FORMAT " bytes of the buffer",
+            gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)), width,
+            height, plane, meta->offset[plane], stride, size));
     return NULL;
   }
 unmappable:

@@ -209,7 +209,7 @@ clear_test_hooks (void)
 /* N buffers in, N out after EOS, in order, with their metadata and the
  * reference's pixels; @rate "30/1" keeps a frame in flight on CUDA, "0/1"
  * runs synchronously.  Frame 7's DISCONT comes while frames are in
- * flight: it must mark its own output only. */
+ * flight: it must mark its own output only.  Frame 4 is a GAP, kept. */
 #define IS_DISCONT_FRAME(i) ((i) == 0 || (i) == 7)
 static void
 check_n_buffers_in_n_out (const Element * el, const gchar * rate)
@@ -238,6 +238,8 @@ check_n_buffers_in_n_out (const Element * el, const gchar * rate)
         GST_BUFFER_FLAG_DELTA_UNIT);
     if (i % 3 == 0)
       GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_MARKER);
+    if (i == 4)
+      GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_GAP);
     fail_unless_equals_int (gst_harness_push (f.h, in), GST_FLOW_OK);
   }
   /* At most the last frames are still in flight; EOS brings them out. */
@@ -248,7 +250,8 @@ check_n_buffers_in_n_out (const Element * el, const gchar * rate)
   for (i = 0; i < n; i++) {
     GstBuffer *out = gst_harness_pull (f.h);
     GstBufferFlags want = (IS_DISCONT_FRAME (i) ? GST_BUFFER_FLAG_DISCONT :
-        GST_BUFFER_FLAG_DELTA_UNIT) | (i % 3 == 0 ? GST_BUFFER_FLAG_MARKER : 0);
+        GST_BUFFER_FLAG_DELTA_UNIT) | (i % 3 == 0 ? GST_BUFFER_FLAG_MARKER : 0)
+        | (i == 4 ? GST_BUFFER_FLAG_GAP : 0);
     fail_unless_equals_uint64 (GST_BUFFER_PTS (out),
         i * 33 * GST_MSECOND + 7);
     fail_unless_equals_uint64 (GST_BUFFER_DTS (out), i * 33 * GST_MSECOND);
@@ -256,7 +259,8 @@ check_n_buffers_in_n_out (const Element * el, const gchar * rate)
     fail_unless_equals_uint64 (GST_BUFFER_OFFSET (out), 100 + i);
     fail_unless_equals_uint64 (GST_BUFFER_OFFSET_END (out), 101 + i);
     fail_unless_equals_int (GST_BUFFER_FLAGS (out) & (GST_BUFFER_FLAG_DISCONT
-            | GST_BUFFER_FLAG_DELTA_UNIT | GST_BUFFER_FLAG_MARKER), want);
+            | GST_BUFFER_FLAG_DELTA_UNIT | GST_BUFFER_FLAG_MARKER
+            | GST_BUFFER_FLAG_GAP), want);
     if (el->exact_output_size) {
       fail_unless_equals_uint64 (gst_buffer_get_size (out),
           GST_VIDEO_INFO_SIZE (&out_info));

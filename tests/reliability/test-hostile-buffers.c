@@ -607,6 +607,128 @@ CE_TEST (test_meta_size_other_than_caps_is_an_error)
 
 GST_END_TEST;
 
+/* A meta with one plane more or fewer than the caps' format: refused
+ * with an error (not a GStreamer critical from mapping it). */
+CE_TEST (test_meta_plane_count_other_than_caps_is_an_error)
+{
+  guint i;
+
+  for (i = next_target (0); i < G_N_ELEMENTS (targets);
+      i = next_target (i + 1)) {
+    const Target *t = &targets[i];
+    gint w = 32, h = 24, delta;
+    GstVideoInfo info;
+
+    gst_video_info_set_format (&info, t->gst_format, w, h);
+    for (delta = -1; delta <= 1; delta += 2) {
+      guint n = GST_VIDEO_INFO_N_PLANES (&info) + delta;
+      gsize offsets[GST_VIDEO_MAX_PLANES] = { 0, };
+      gint strides[GST_VIDEO_MAX_PLANES] = { 0, };
+      CeTestFixture f;
+      GstBuffer *in;
+      guint p;
+
+      if (n == 0)
+        continue;
+      for (p = 0; p < n; p++) {
+        offsets[p] = p < GST_VIDEO_INFO_N_PLANES (&info)
+            ? GST_VIDEO_INFO_PLANE_OFFSET (&info, p) : 0;
+        strides[p] = p < GST_VIDEO_INFO_N_PLANES (&info)
+            ? GST_VIDEO_INFO_PLANE_STRIDE (&info, p) : w;
+      }
+      in = ce_test_random_buffer (GST_VIDEO_INFO_SIZE (&info), 14);
+      gst_buffer_add_video_meta_full (in, GST_VIDEO_FRAME_FLAG_NONE,
+          t->gst_format, w, h, n, offsets, strides);
+      start (&f, t, w, h);
+      push_expect_error (&f, t, in, w, h);
+      ce_test_fixture_stop (&f);
+    }
+  }
+}
+
+GST_END_TEST;
+
+/* I420 whose meta puts a chroma plane (never read) partly past the
+ * buffer's end, or gives it a negative or short stride: refused, as the
+ * caps' own layout would be in a buffer that small. */
+CE_TEST (test_meta_chroma_plane_outside_the_buffer_is_an_error)
+{
+  static const Target t = { "cudaedge", "I420", GST_VIDEO_FORMAT_I420,
+    CE_FORMAT_I420, 1
+  };
+  gint w = 8, h = 8, k;
+
+  if (!wanted (&t))
+    return;
+  for (k = 0; k < 4; k++) {
+    GstVideoInfo info;
+    gsize offsets[GST_VIDEO_MAX_PLANES] = { 0, };
+    gint strides[GST_VIDEO_MAX_PLANES] = { 0, };
+    CeTestFixture f;
+    GstBuffer *in;
+    guint p;
+
+    gst_video_info_set_format (&info, t.gst_format, w, h);
+    for (p = 0; p < 3; p++) {
+      offsets[p] = GST_VIDEO_INFO_PLANE_OFFSET (&info, p);
+      strides[p] = GST_VIDEO_INFO_PLANE_STRIDE (&info, p);
+    }
+    if (k == 0)                 /* V's 4 rows of 4 from 2 bytes before the end */
+      offsets[2] = GST_VIDEO_INFO_SIZE (&info) - 2;
+    else if (k == 1)            /* U's last row one byte past the end */
+      offsets[1] = GST_VIDEO_INFO_SIZE (&info) - 3 * strides[1] - 3;
+    else if (k == 2)
+      strides[1] = -4;
+    else
+      strides[2] = 3;           /* a row of V is 4 bytes */
+    in = ce_test_random_buffer (GST_VIDEO_INFO_SIZE (&info), 15);
+    gst_buffer_add_video_meta_full (in, GST_VIDEO_FRAME_FLAG_NONE,
+        t.gst_format, w, h, 3, offsets, strides);
+    start (&f, &t, w, h);
+    push_expect_error (&f, &t, in, w, h);
+    ce_test_fixture_stop (&f);
+  }
+}
+
+GST_END_TEST;
+
+/* YUY2 3 pixels wide: a row is two macropixels, 8 bytes; a meta stride
+ * of 6 (3 x 2 bytes) is too short and refused, 8 is processed. */
+CE_TEST (test_meta_stride_shorter_than_packed_422_row_is_an_error)
+{
+  static const Target t = { "cudaedge", "YUY2", GST_VIDEO_FORMAT_YUY2,
+    CE_FORMAT_YUY2, 2
+  };
+  gint w = 3, h = 4, stride;
+
+  if (!wanted (&t))
+    return;
+  for (stride = 6; stride <= 8; stride += 2) {
+    gsize offsets[GST_VIDEO_MAX_PLANES] = { 0, };
+    gint strides[GST_VIDEO_MAX_PLANES] = { stride, };
+    guint8 *bytes = random_bytes ((gsize) stride * h, 16), *expected = NULL;
+    CeTestFixture f;
+    GstBuffer *in;
+    GstMapInfo map;
+
+    if (stride == 8)
+      expected = reference (&t, bytes, stride, w, h);
+    in = gst_buffer_new_allocate (NULL, (gsize) stride * h, NULL);
+    gst_buffer_map (in, &map, GST_MAP_WRITE);
+    memcpy (map.data, bytes, map.size);
+    gst_buffer_unmap (in, &map);
+    gst_buffer_add_video_meta_full (in, GST_VIDEO_FRAME_FLAG_NONE,
+        t.gst_format, w, h, 1, offsets, strides);
+    start (&f, &t, w, h);
+    push_expect_error_or_output (&f, &t, in, expected, w, h);
+    ce_test_fixture_stop (&f);
+    g_free (expected);
+    g_free (bytes);
+  }
+}
+
+GST_END_TEST;
+
 /* ---- empty and short buffers ---- */
 
 CE_TEST (test_buffer_without_memory_is_an_error)
