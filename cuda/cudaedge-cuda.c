@@ -672,8 +672,9 @@ fail:
   return status;
 }
 
-/* Grows a device image (pitched) or a pinned host buffer to hold rows of
- * row_bytes; contents are not kept. */
+/* Makes a device image (pitched) or a pinned host buffer hold rows of
+ * row_bytes, keeping the one it has when that is large enough; contents
+ * are not kept. */
 static ce_status
 buffer_reserve (ce_buffer * b, size_t row_bytes, int rows, int pinned)
 {
@@ -682,7 +683,9 @@ buffer_reserve (ce_buffer * b, size_t row_bytes, int rows, int pinned)
   if (b->ptr && b->row_bytes >= row_bytes && b->rows >= rows)
     return CE_STATUS_OK;
   /* Made for this frame's rows only: keeping the widest and the tallest
-   * frame seen would hold their product, which may not fit. */
+   * frame seen would hold their product, which may not fit.  (Frames
+   * that alternate between wide and tall would make it again each time;
+   * sizes change only on renegotiation.) */
   buffer_release (b, pinned);
   if (pinned) {
     CUDA_TRY (cudaHostAlloc (&b->ptr, row_bytes * rows, cudaHostAllocPortable));

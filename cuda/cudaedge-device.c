@@ -384,8 +384,9 @@ ce_cuda_dev_upscale2x_submit (ce_cuda_dev * dev, int slot,
   ce_dev_slot *sl;
   ce_status status;
 
-  /* Checked before the frame begins: a frame that begins must end with
-   * its events recorded. */
+  /* Checked before the frame begins, so that a refused frame leaves the
+   * slot as it was.  (A frame whose launch fails after it began has no
+   * end event, and its wait gives no time: timed_end.) */
   if ((status = dev_get_slot (dev, slot, &sl)) != CE_STATUS_OK ||
       (status = ce_upscale2x_check_frame (d_src, src_pitch, width, height,
               bytes_per_pixel, d_dst, dst_pitch)) != CE_STATUS_OK ||

@@ -2240,10 +2240,10 @@ ce_fused_set_l2_edges_form (int form)
 }
 
 /* Launches of at least this many output pixels take the l2 edges'
- * float form in the strip kernel.  Both forms are exact; on an H200 the
- * float form measured 4-9 % faster from 9.4 Mpx (4096x2304) to 33 Mpx
- * (8K), level at 4K and up to 8 % slower below (PERFORMANCE.md, "The l2
- * edges' two forms"). */
+ * float form in the strip kernel (a band of a frame counts its own
+ * rows).  Both forms are exact; on an H200 the float form measured 2-11 %
+ * faster from 9.4 Mpx (4096x2304) to 33 Mpx (8K), level at 4K and up to
+ * 8 % slower below (PERFORMANCE.md, "The l2 edges' two forms"). */
 #ifndef FUSED_L2_FLOAT_MIN_PX
 #define FUSED_L2_FLOAT_MIN_PX 9000000LL
 #endif

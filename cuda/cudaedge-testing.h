@@ -56,7 +56,8 @@ int ce_fused_tensor_cores_used (void);
 
 /* The form of the l2 edges in the fused strip kernel (the kernel of
  * frames above about 2 Mpx on an H200): -1 (default) by the launch's
- * size, 0 integers, 1 floats.  Both are exact.  Returns the form
+ * size (the rows it is given, so the bands of a frame each by their
+ * own), 0 integers, 1 floats.  Both are exact.  Returns the form
  * before. */
 int ce_fused_set_l2_edges_form (int form);
 

@@ -71,7 +71,9 @@ typedef struct
   gdouble qos_proportion;
   guint64 qos_processed;
   guint64 qos_dropped;
-  gboolean discont_pending;         /* test hook, -1 when unset */
+  gboolean discont_pending;     /* the next job's output is DISCONT */
+  gboolean finish_now;          /* the frame submitted last leaves in this
+                                 * chain call (after a DISCONT input) */
 
   GstCeStats stats;
 

@@ -726,12 +726,12 @@ gst_ce_base_filter_prepare_output_buffer (GstBaseTransform * trans,
   if (ret == GST_FLOW_ERROR || (ret == GST_FLOW_OK && *outbuf == NULL)) {
     GstBufferPool *pool = gst_base_transform_get_buffer_pool (trans);
 
-    /* A pool that could not be activated was reported by the parent. */
-    if (!pool || gst_buffer_pool_is_active (pool))
+    /* The parent itself reports a pool that could not be activated and
+     * an allocation without a pool. */
+    if (pool && gst_buffer_pool_is_active (pool))
       GST_ELEMENT_ERROR (trans, RESOURCE, NO_SPACE_LEFT,
           ("Could not allocate an output buffer."),
-          ("%s could not give a buffer", pool ? GST_OBJECT_NAME (pool) :
-              "the allocator"));
+          ("%s could not give a buffer", GST_OBJECT_NAME (pool)));
     gst_clear_object (&pool);
     if (ret == GST_FLOW_OK)
       ret = GST_FLOW_ERROR;

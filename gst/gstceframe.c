@@ -32,7 +32,7 @@ GST_DEBUG_CATEGORY_EXTERN (gst_ce_base_filter_debug);
 
 /* ---- input validation ---- */
 
-/* The bytes a row of plane @plane of @info's format takes at @width:
+/* The bytes a row of plane @plane of format @finfo takes at @width:
  * the pixels' strides, and for pixels that share bytes (the 4:2:2 packed
  * formats) the last byte any component of the row reaches. */
 static gsize
@@ -57,7 +57,7 @@ gst_ce_plane_row_bytes (const GstVideoFormatInfo * finfo, guint plane,
   return row;
 }
 
-/* The rows of plane @plane of @info's format at @height. */
+/* The rows of plane @plane of format @finfo at @height. */
 static guint
 gst_ce_plane_rows (const GstVideoFormatInfo * finfo, guint plane,
     guint height)
@@ -808,13 +808,14 @@ gst_ce_base_filter_submit_queued (GstCeBaseFilter * self)
 static gboolean
 gst_ce_base_filter_must_finish (GstCeBaseFilter * self, gboolean pipelined)
 {
-  GstCeInFlight *fl = &GET_PRIV (self)->in_flight;
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+  GstCeInFlight *fl = &priv->in_flight;
   guint n = gst_ce_in_flight_length (fl);
 
   if (n == 0)
     return FALSE;
-  return !pipelined || !gst_ce_in_flight_newest_on_gpu (fl)
-      || n >= CE_CUDA_SLOTS;
+  return !pipelined || priv->finish_now
+      || !gst_ce_in_flight_newest_on_gpu (fl) || n >= CE_CUDA_SLOTS;
 }
 
 GstFlowReturn
@@ -836,8 +837,11 @@ gst_ce_base_filter_generate_output (GstBaseTransform * trans,
   /* At most one output per call: GstBaseTransform calls again until it
    * gets none, which also flushes out, in order, the frames left in
    * flight by a fallback to the CPU before the next input is done. */
-  if (gst_ce_base_filter_must_finish (self, pipelined))
+  if (gst_ce_base_filter_must_finish (self, pipelined)) {
     ret = gst_ce_base_filter_finish_oldest (self, outbuf);
+    if (gst_ce_in_flight_length (&GET_PRIV (self)->in_flight) == 0)
+      GET_PRIV (self)->finish_now = FALSE;
+  }
 
   if (*outbuf != NULL || ret != GST_FLOW_OK || pipelined)
     return ret;

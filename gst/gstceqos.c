@@ -42,6 +42,7 @@ gst_ce_qos_reset (GstCeBaseFilter * self)
   priv->qos_proportion = 1.0;
   GST_OBJECT_UNLOCK (self);
   priv->discont_pending = FALSE;
+  priv->finish_now = FALSE;
 }
 
 void
@@ -96,21 +97,28 @@ gst_ce_base_filter_submit_input_buffer (GstBaseTransform * trans,
   GstClockTime running_time, earliest;
   gdouble proportion;
 
-  /* GstBaseTransform applies a pending DISCONT (set before this call for
-   * a DISCONT input) to the next output it pushes, and the chain-up below
-   * renegotiates when downstream asked for it.  Either would reach an
-   * older frame in flight: those are pushed first. */
-  if (gst_ce_in_flight_length (&priv->in_flight) > 0 && (is_discont
-          || gst_pad_needs_reconfigure (GST_BASE_TRANSFORM_SRC_PAD (trans)))) {
-    GstFlowReturn flow;
+  /* GstBaseTransform marks the next output pushed from its chain DISCONT
+   * after a DISCONT input (it set that before this call), and the
+   * chain-up below renegotiates when downstream asked for it.  Either
+   * would reach an older frame in flight: those are pushed first (not
+   * through the chain, so the mark stays pending), and the DISCONT
+   * frame itself then leaves in this chain call, taking the mark. */
+  if (GST_BUFFER_IS_DISCONT (inbuf)
+      || gst_pad_needs_reconfigure (GST_BASE_TRANSFORM_SRC_PAD (trans))) {
+    if (gst_ce_in_flight_length (&priv->in_flight) > 0) {
+      GstFlowReturn flow;
 
-    GST_DEBUG_OBJECT (self, "draining before a %s",
-        is_discont ? "discontinuity" : "renegotiation");
-    flow = gst_ce_base_filter_drain (self);
-    if (flow != GST_FLOW_OK) {
-      gst_buffer_unref (inbuf);
-      return flow;
+      GST_DEBUG_OBJECT (self, "draining before a %s",
+          GST_BUFFER_IS_DISCONT (inbuf) ? "discontinuity" : "renegotiation");
+      flow = gst_ce_base_filter_drain (self);
+      if (flow != GST_FLOW_OK) {
+        gst_buffer_unref (inbuf);
+        return flow;
+      }
     }
+    if (GST_BUFFER_IS_DISCONT (inbuf)
+        && gst_ce_base_filter_is_pipelined (self))
+      priv->finish_now = TRUE;
   }
 
   if (!gst_ce_base_filter_is_pipelined (self)
@@ -149,12 +157,12 @@ gst_ce_base_filter_submit_input_buffer (GstBaseTransform * trans,
     return GST_FLOW_OK;
   }
 
-  /* Likewise for an input DISCONT: it goes with this frame's job. */
+  /* Likewise for an input DISCONT: it goes with this frame's job (for an
+   * output pushed by a drain, which GstBaseTransform does not mark). */
   if (GST_BUFFER_IS_DISCONT (inbuf)) {
     priv->discont_pending = TRUE;
     inbuf = gst_buffer_make_writable (inbuf);
     GST_BUFFER_FLAG_UNSET (inbuf, GST_BUFFER_FLAG_DISCONT);
-    is_discont = FALSE;
   }
 
 chain_up:

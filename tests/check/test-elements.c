@@ -242,8 +242,16 @@ check_n_buffers_in_n_out (const Element * el, const gchar * rate)
       GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_GAP);
     fail_unless_equals_int (gst_harness_push (f.h, in), GST_FLOW_OK);
   }
-  /* At most the last frames are still in flight; EOS brings them out. */
-  fail_unless (gst_harness_buffers_received (f.h) >= n - CE_TEST_FRAMES_HELD);
+  /* At most the last frames are still in flight; EOS brings them out.
+   * On CUDA with a frame rate exactly the last ones are: the DISCONT of
+   * frame 7 empties the frames in flight once, not for good. */
+  if (ce_test_runs_on_cuda (f.element) && !g_str_equal (rate, "0/1")) {
+    fail_unless_equals_int (gst_harness_buffers_received (f.h),
+        n - CE_TEST_FRAMES_HELD);
+  } else {
+    fail_unless (gst_harness_buffers_received (f.h) >= n
+        - CE_TEST_FRAMES_HELD);
+  }
   fail_unless (gst_harness_push_event (f.h, gst_event_new_eos ()));
   fail_unless_equals_int (gst_harness_buffers_received (f.h), n);
 
