@@ -60,6 +60,7 @@ gst_ce_in_flight_init (GstCeInFlight * fl, GstCeDeviceWait device_wait,
   fl->device_wait = device_wait;
   fl->device_wait_data = device_wait_data;
   g_mutex_init (&fl->lock);
+  g_mutex_init (&fl->discard_lock);
   g_queue_init (&fl->jobs);
   memset (fl->slot_busy, 0, sizeof (fl->slot_busy));
 }
@@ -69,6 +70,7 @@ gst_ce_in_flight_clear (GstCeInFlight * fl)
 {
   gst_ce_in_flight_discard (fl);
   g_mutex_clear (&fl->lock);
+  g_mutex_clear (&fl->discard_lock);
 }
 
 gint
@@ -164,11 +166,13 @@ gst_ce_in_flight_discard (GstCeInFlight * fl)
   GstCeJob *job;
   guint n = 0;
 
+  g_mutex_lock (&fl->discard_lock);
   while ((job = gst_ce_in_flight_pop (fl)) != NULL) {
     /* The GPU may still be writing into the output: let it finish. */
     gst_ce_in_flight_wait (fl, job, NULL);
     gst_buffer_unref (gst_ce_job_free (job));
     n++;
   }
+  g_mutex_unlock (&fl->discard_lock);
   return n;
 }

@@ -65,6 +65,10 @@ typedef struct
   GMutex lock;
   GQueue jobs;
   gboolean slot_busy[CE_CUDA_SLOTS];
+  /* Held by a discard for as long as it waits: a FLUSH_START from an
+   * application thread and a stop may discard at once, and the stop
+   * must not free what the other's waits use before they end. */
+  GMutex discard_lock;
   GstCeDeviceWait device_wait;
   gpointer device_wait_data;
 } GstCeInFlight;
@@ -88,7 +92,8 @@ gboolean gst_ce_in_flight_newest_on_gpu (GstCeInFlight * fl);
 ce_status gst_ce_in_flight_wait (GstCeInFlight * fl, GstCeJob * job,
     ce_timing * timing);
 
-/* Waits for and frees every job; returns how many there were. */
+/* Waits for and frees every job; returns how many there were.  A second
+ * discard at the same time returns after the first has ended. */
 guint gst_ce_in_flight_discard (GstCeInFlight * fl);
 
 G_END_DECLS
