@@ -690,6 +690,39 @@ gst_ce_base_filter_filter_caps (GstCeBaseFilter * self,
   return result;
 }
 
+void
+gst_ce_base_filter_fixate_defaults (const GstStructure * in,
+    GstStructure * out)
+{
+  if (!gst_structure_has_field (in, "pixel-aspect-ratio")
+      && gst_structure_has_field (out, "pixel-aspect-ratio"))
+    gst_structure_fixate_field_nearest_fraction (out, "pixel-aspect-ratio",
+        1, 1);
+  if (!gst_structure_has_field (in, "interlace-mode")
+      && gst_structure_has_field (out, "interlace-mode"))
+    gst_structure_fixate_field_string (out, "interlace-mode", "progressive");
+  if (!gst_structure_has_field (in, "multiview-mode")
+      && gst_structure_has_field (out, "multiview-mode"))
+    gst_structure_fixate_field_string (out, "multiview-mode", "mono");
+}
+
+/* The output's fields follow the input's (transform_caps); a field the
+ * input leaves out is at its default, not the first value the peer
+ * lists. */
+static GstCaps *
+gst_ce_base_filter_fixate_caps (GstBaseTransform * trans,
+    GstPadDirection direction, GstCaps * caps, GstCaps * othercaps)
+{
+  othercaps = gst_caps_truncate (othercaps);
+  othercaps = gst_caps_make_writable (othercaps);
+  if (!gst_caps_is_empty (othercaps) && !gst_caps_is_any (othercaps)
+      && !gst_caps_is_empty (caps) && !gst_caps_is_any (caps))
+    gst_ce_base_filter_fixate_defaults (gst_caps_get_structure (caps, 0),
+        gst_caps_get_structure (othercaps, 0));
+  return GST_BASE_TRANSFORM_CLASS (gst_ce_base_filter_parent_class)
+      ->fixate_caps (trans, direction, caps, othercaps);
+}
+
 gboolean
 gst_ce_base_filter_can_use_cuda_memory (G_GNUC_UNUSED GstCeBaseFilter * self)
 {
@@ -826,6 +859,7 @@ gst_ce_base_filter_class_init (GstCeBaseFilterClass * klass)
 
   trans_class->start = GST_DEBUG_FUNCPTR (gst_ce_base_filter_start);
   trans_class->stop = GST_DEBUG_FUNCPTR (gst_ce_base_filter_stop);
+  trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_ce_base_filter_fixate_caps);
   trans_class->propose_allocation =
       GST_DEBUG_FUNCPTR (gst_ce_base_filter_propose_allocation);
   trans_class->decide_allocation =

@@ -154,6 +154,13 @@ GstCaps *gst_ce_base_filter_filter_caps (GstCeBaseFilter * self,
     GstPadDirection direction, GstCaps * caps, GstCaps * result,
     GstCaps * filter);
 
+/* For a subclass's fixate_caps, before gst_caps_fixate: the fields that
+ * fixed caps @in leave out (so at their defaults: pixel-aspect-ratio 1/1,
+ * interlace-mode progressive, multiview-mode mono) fixed to those
+ * defaults in @out, not to the first value the peer lists. */
+void gst_ce_base_filter_fixate_defaults (const GstStructure * in,
+    GstStructure * out);
+
 /* Whether the element may negotiate GStreamer CUDA memory now: built with
  * it, started, and on the CUDA backend.  For the subclass's
  * transform_caps. */

@@ -115,7 +115,8 @@ gst_cuda_upscale_map_dimension (const GValue * in, GValue * out,
   if (G_VALUE_HOLDS_INT (in)) {
     gint v = g_value_get_int (in);
 
-    if (to_src ? v > G_MAXINT / 2 : v % 2 != 0)
+    if (to_src ? v > CE_UPSCALE_MAX_SIZE
+        : v % 2 != 0 || v > 2 * CE_UPSCALE_MAX_SIZE)
       return FALSE;
     g_value_init (out, G_TYPE_INT);
     g_value_set_int (out, to_src ? 2 * v : v / 2);
@@ -128,10 +129,11 @@ gst_cuda_upscale_map_dimension (const GValue * in, GValue * out,
     gint64 step = gst_value_get_int_range_step (in);
 
     if (to_src) {
-      /* Every value doubles, so the step doubles too: only even sizes. */
-      max = MIN (max, (G_MAXINT / 2) / step * step);
-      if (min > max)
+      /* Every value doubles, so the step doubles too: only even sizes.
+       * An input is at most CE_UPSCALE_MAX_SIZE. */
+      if (min > CE_UPSCALE_MAX_SIZE)
         return FALSE;
+      max = MIN (max, min + (CE_UPSCALE_MAX_SIZE - min) / step * step);
       min *= 2;
       max *= 2;
       step *= 2;
@@ -141,7 +143,7 @@ gst_cuda_upscale_map_dimension (const GValue * in, GValue * out,
       gint64 lcm = step % 2 == 0 ? step : 2 * step;
 
       min = (MAX (min, 0) + lcm - 1) / lcm * (lcm / 2);
-      max = max / lcm * (lcm / 2);
+      max = MIN (max, 2 * (gint64) CE_UPSCALE_MAX_SIZE) / lcm * (lcm / 2);
       step = lcm / 2;
       if (min > max)
         return FALSE;
@@ -206,6 +208,33 @@ gst_cuda_upscale_restrict_progressive (GstStructure * out)
   return ok;
 }
 
+/* Whether the views of multiview @mode stay apart when the frame is
+ * scaled as one picture: not when their pixels alternate by rows,
+ * columns or both. */
+static gboolean
+gst_cuda_upscale_views_apart (GstVideoMultiviewMode mode)
+{
+  switch (mode) {
+    case GST_VIDEO_MULTIVIEW_MODE_ROW_INTERLEAVED:
+    case GST_VIDEO_MULTIVIEW_MODE_COLUMN_INTERLEAVED:
+    case GST_VIDEO_MULTIVIEW_MODE_CHECKERBOARD:
+    case GST_VIDEO_MULTIVIEW_MODE_SIDE_BY_SIDE_QUINCUNX:
+      return FALSE;
+    default:
+      return TRUE;
+  }
+}
+
+/* The same for the multiview-mode of @s, when it names one. */
+static gboolean
+gst_cuda_upscale_structure_views_apart (const GstStructure * s)
+{
+  const gchar *mode = gst_structure_get_string (s, "multiview-mode");
+
+  return mode == NULL || gst_cuda_upscale_views_apart
+      (gst_video_multiview_mode_from_caps_string (mode));
+}
+
 static GstCaps *
 gst_cuda_upscale_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
@@ -242,6 +271,12 @@ gst_cuda_upscale_transform_caps (GstBaseTransform * trans,
     out = gst_structure_copy (in);
     if (!gst_cuda_upscale_restrict_progressive (out)) {
       GST_DEBUG_OBJECT (trans, "%" GST_PTR_FORMAT " is not progressive", in);
+      gst_structure_free (out);
+      continue;
+    }
+    if (!gst_cuda_upscale_structure_views_apart (in)) {
+      GST_DEBUG_OBJECT (trans, "%" GST_PTR_FORMAT "'s views are interleaved",
+          in);
       gst_structure_free (out);
       continue;
     }
@@ -318,6 +353,7 @@ gst_cuda_upscale_fixate_caps (GstBaseTransform * trans,
   gst_cuda_upscale_fixate_int (out, in, "height", num, den);
   gst_cuda_upscale_fixate_fraction (out, in, "framerate");
   gst_cuda_upscale_fixate_fraction (out, in, "pixel-aspect-ratio");
+  gst_ce_base_filter_fixate_defaults (in, out);
   if (gst_structure_has_field (in, "format")
       && gst_structure_has_field (out, "format"))
     gst_structure_fixate_field_string (out, "format",
@@ -338,6 +374,21 @@ gst_cuda_upscale_set_info (GstCeBaseFilter * base,
       || (gint64) GST_VIDEO_INFO_HEIGHT (out_info) !=
       2 * (gint64) GST_VIDEO_INFO_HEIGHT (in_info))
     return FALSE;
+  if (GST_VIDEO_INFO_WIDTH (in_info) > CE_UPSCALE_MAX_SIZE
+      || GST_VIDEO_INFO_HEIGHT (in_info) > CE_UPSCALE_MAX_SIZE) {
+    GST_ELEMENT_ERROR (base, STREAM, FORMAT,
+        ("%dx%d is too large to upscale (at most %d pixels a side).",
+            GST_VIDEO_INFO_WIDTH (in_info), GST_VIDEO_INFO_HEIGHT (in_info),
+            CE_UPSCALE_MAX_SIZE), (NULL));
+    return FALSE;
+  }
+  if (!gst_cuda_upscale_views_apart (GST_VIDEO_INFO_MULTIVIEW_MODE (in_info))) {
+    GST_ELEMENT_ERROR (base, STREAM, FORMAT,
+        ("Multiview mode %s interleaves its views, which an upscale of the "
+            "whole frame would blend.", gst_video_multiview_mode_to_caps_string
+            (GST_VIDEO_INFO_MULTIVIEW_MODE (in_info))), (NULL));
+    return FALSE;
+  }
   if (GST_VIDEO_INFO_IS_INTERLACED (in_info)
       || GST_VIDEO_INFO_IS_INTERLACED (out_info)) {
     GST_ELEMENT_ERROR (base, STREAM, FORMAT,
@@ -470,6 +521,10 @@ gst_cuda_upscale_class_init (GstCudaUpscaleClass * klass)
 }
 
 static void
-gst_cuda_upscale_init (G_GNUC_UNUSED GstCudaUpscale * self)
+gst_cuda_upscale_init (GstCudaUpscale * self)
 {
+  /* The output is never the input: the sizes downstream prefers come
+   * first in the caps upstream is offered, halved, not as they are. */
+  gst_base_transform_set_prefer_passthrough (GST_BASE_TRANSFORM (self),
+      FALSE);
 }

@@ -454,6 +454,100 @@ CE_TEST (test_interlaced_input_is_not_negotiated)
 
 GST_END_TEST;
 
+/* Multiview modes whose views alternate by rows, columns or both would be
+ * blended like the fields of interlaced frames: not negotiated.  Views
+ * side by side or one above the other stay apart. */
+CE_TEST (test_interleaved_views_are_not_negotiated)
+{
+  static const gchar *const refused[] = { "row-interleaved",
+    "column-interleaved", "checkerboard", "side-by-side-quincunx"
+  };
+  GstCaps *caps;
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (refused); i++) {
+    CeTestFixture f;
+    GstVideoInfo info;
+    gchar *str = g_strdup_printf ("video/x-raw,format=GRAY8,width=8,"
+        "height=8,multiview-mode=%s", refused[i]);
+
+    caps = upstream_caps_for (str);
+    assert_caps_empty (caps);
+    gst_caps_unref (caps);
+    g_free (str);
+
+    f.element = new_upscale ("cpu");
+    f.bus = gst_bus_new ();
+    gst_element_set_bus (f.element, f.bus);
+    f.h = gst_harness_new_with_element (f.element, "sink", "src");
+    str = g_strdup_printf ("video/x-raw,format=GRAY8,width=4,height=4,"
+        "framerate=25/1,multiview-mode=%s", refused[i]);
+    gst_harness_set_src_caps_str (f.h, str);
+    g_free (str);
+    fail_unless_equals_int (gst_harness_push (f.h,
+            ce_test_random_frame ("GRAY8", 4, 4, 1, &info)),
+        GST_FLOW_NOT_NEGOTIATED);
+    fail_unless_equals_int (gst_harness_buffers_received (f.h), 0);
+    ce_test_fixture_stop (&f);
+  }
+  caps = upstream_caps_for ("video/x-raw,format=GRAY8,width=8,height=8,"
+      "multiview-mode=side-by-side");
+  fail_if (gst_caps_is_empty (caps));
+  gst_caps_unref (caps);
+}
+
+GST_END_TEST;
+
+/* Sizes past the largest input (2^28 a side) have no counterpart. */
+CE_TEST (test_sizes_past_the_largest_have_no_counterpart)
+{
+  GstHarness *h;
+  GstCaps *caps;
+  GstPad *src;
+
+  caps = upstream_caps_for ("video/x-raw,format=GRAY8,width=536870916,"
+      "height=2");
+  assert_caps_empty (caps);
+  gst_caps_unref (caps);
+  caps = upstream_caps_for ("video/x-raw,format=GRAY8,width=536870912,"
+      "height=2");
+  fail_if (gst_caps_is_empty (caps));
+  gst_caps_unref (caps);
+
+  h = gst_harness_new_with_element (new_upscale ("cpu"), "sink", "src");
+  gst_object_unref (h->element);        /* the harness holds it */
+  gst_harness_set_src_caps_str (h, "video/x-raw,format=GRAY8,"
+      "width=268435458,height=1");
+  src = gst_element_get_static_pad (h->element, "src");
+  caps = gst_pad_query_caps (src, NULL);
+  assert_caps_empty (caps);
+  gst_caps_unref (caps);
+  gst_object_unref (src);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
+/* Downstream lists the sizes it prefers first: upstream is offered their
+ * halves in that order, not the sizes themselves (a passthrough this
+ * element never does), so the first is taken. */
+CE_TEST (test_downstream_size_preference_is_kept)
+{
+  GstCaps *caps;
+  GstStructure *s;
+  gint w = 0;
+
+  caps = upstream_caps_for ("video/x-raw,format=GRAY8,width=640,height=480;"
+      "video/x-raw,format=GRAY8,width=1280,height=960");
+  fail_if (gst_caps_is_empty (caps));
+  s = gst_caps_get_structure (caps, 0);
+  fail_unless (gst_structure_get_int (s, "width", &w));
+  fail_unless_equals_int (w, 320);
+  gst_caps_unref (caps);
+}
+
+GST_END_TEST;
+
 /* What videotestsrc ! cudaupscale ! video/x-raw,width=640,height=480 does,
  * with the harness as source (the tests load no other plugin): ask
  * downstream what it takes, fixate, stream. */
