@@ -74,6 +74,8 @@ typedef struct
   gboolean discont_pending;     /* the next job's output is DISCONT */
   gboolean finish_now;          /* the frame submitted last leaves in this
                                  * chain call (after a DISCONT input) */
+  GstFlowReturn drain_flow;     /* an error met draining before an event:
+                                 * the next input returns it */
 
   GstCeStats stats;
 

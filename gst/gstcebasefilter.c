@@ -516,6 +516,9 @@ gst_ce_base_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
       if (GST_EVENT_IS_SERIALIZED (event)) {
         GstFlowReturn flow = gst_ce_base_filter_drain (self);
 
+        if (flow <= GST_FLOW_NOT_NEGOTIATED)
+          priv->drain_flow = flow;
+
         /* After EOS no buffer comes whose flow return could tell
          * upstream that frames were lost: said on the bus instead, as a
          * source says it.  (An error there was posted where it arose.) */
@@ -547,8 +550,12 @@ gst_ce_base_filter_query (GstBaseTransform * trans, GstPadDirection direction,
   GstClockTime latency;
   gboolean ret;
 
-  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_DRAIN)
-    gst_ce_base_filter_drain (self);
+  if (direction == GST_PAD_SINK && GST_QUERY_TYPE (query) == GST_QUERY_DRAIN) {
+    GstFlowReturn flow = gst_ce_base_filter_drain (self);
+
+    if (flow <= GST_FLOW_NOT_NEGOTIATED)
+      priv->drain_flow = flow;
+  }
 
 #ifdef HAVE_GST_CUDA
   /* Neighbours asking for GStreamer's CUDA context get ours. */

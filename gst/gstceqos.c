@@ -43,6 +43,7 @@ gst_ce_qos_reset (GstCeBaseFilter * self)
   GST_OBJECT_UNLOCK (self);
   priv->discont_pending = FALSE;
   priv->finish_now = FALSE;
+  priv->drain_flow = GST_FLOW_OK;
 }
 
 void
@@ -96,6 +97,16 @@ gst_ce_base_filter_submit_input_buffer (GstBaseTransform * trans,
   GstCeBaseFilterPrivate *priv = GET_PRIV (self);
   GstClockTime running_time, earliest;
   gdouble proportion;
+
+  /* A drain before an event met an error (posted where it arose); the
+   * event went on, but the stream stops here, as the error's own push
+   * would have stopped it. */
+  if (priv->drain_flow != GST_FLOW_OK) {
+    GST_DEBUG_OBJECT (self, "refusing input after a drain that failed: %s",
+        gst_flow_get_name (priv->drain_flow));
+    gst_buffer_unref (inbuf);
+    return priv->drain_flow;
+  }
 
   /* GstBaseTransform marks the next output pushed from its chain DISCONT
    * after a DISCONT input (it set that before this call), and the

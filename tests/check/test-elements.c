@@ -1140,6 +1140,41 @@ GST_START_TEST (test_check_fail_error_posts_error)
 
 GST_END_TEST;
 
+/* On CUDA the failing frame may still be in flight when an event comes:
+ * the drain before the event meets the error, posts it, and the next
+ * input is refused with it, as the failing push itself would be.  (On
+ * the CPU the failing push returns the error.) */
+GST_START_TEST (test_check_error_met_while_draining_stops_the_stream)
+{
+  const Element *el = ELEMENT;
+  CeTestFixture f;
+  GstElement *e = new_element (el, NULL);
+  GstFlowReturn ret;
+  GstMessage *msg;
+  GstVideoInfo info;
+
+  gst_util_set_object_arg (G_OBJECT (e), "check-fail", "error");
+  g_object_set (e, "check", TRUE, NULL);
+  start_with_hook (&f, e, el->corrupt_env, "2", "GRAY8", 20, 20, "30/1");
+  ce_test_push_frames (&f, "GRAY8", 20, 20, 3, &ret);
+  if (ret == GST_FLOW_OK) {
+    fail_unless (ce_test_runs_on_cuda (f.element));
+    fail_unless (gst_harness_push_event (f.h,
+            gst_event_new_tag (gst_tag_list_new_empty ())));
+    fail_unless_equals_int (gst_harness_buffers_received (f.h), 2);
+    ret = gst_harness_push (f.h, ce_test_random_frame ("GRAY8", 20, 20, 9,
+            &info));
+  }
+  fail_unless_equals_int (ret, GST_FLOW_ERROR);
+  fail_unless_equals_int (gst_harness_buffers_received (f.h), 2);
+  msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error");
+  gst_message_unref (msg);
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
 /* ---- GPU failure mid-stream (CUDA only) ---- */
 
 /* Frame 3 of 8 fails on the GPU (the core's test hook), at @rate. */
@@ -1323,6 +1358,7 @@ GST_END_TEST;
   X (test_check_interval_with_the_hook_checks_on_the_cpu_too) \
   X (test_check_mismatch_posts_message_and_warning) \
   X (test_check_fail_error_posts_error) \
+  X (test_check_error_met_while_draining_stops_the_stream) \
   X (test_cuda_failure_falls_back_to_cpu_without_losing_frames) \
   X (test_cuda_failure_with_backend_cuda_is_an_error)
 
