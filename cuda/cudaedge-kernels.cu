@@ -548,8 +548,9 @@ ce_sobel_int_out (const int p[6], const int c[6], const int n[6],
 }
 
 /* Two forms of the chain from B on, both exact: on floats (above), and
- * on 32-bit integers, measured faster for the l2 edges (PERFORMANCE.md,
- * "The fused kernel").  ce_rows_* serve the general strips: the B values
+ * on 32-bit integers, measured faster for the l2 edges up to about 9 Mpx
+ * (the strip kernel's larger launches take the float form:
+ * fused_l2_on_floats; PERFORMANCE.md, "The l2 edges' two forms").  ce_rows_* serve the general strips: the B values
  * of a row's columns X-1 ... X+4 (vals_*: which the column border rule
  * then rearranges), made into a row (make), three rows into an output
  * row (out). */

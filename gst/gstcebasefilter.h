@@ -91,7 +91,10 @@ G_DECLARE_DERIVABLE_TYPE (GstCeBaseFilter, gst_ce_base_filter,
  * properties; the base class's state lock, the frames-in-flight lock and
  * the statistics lock are leaves (none is taken while another, or the
  * object lock, is held), and none is held while waiting for the GPU,
- * computing on the CPU, posting a message or pushing a buffer.
+ * computing on the CPU, posting a message or pushing a buffer.  The one
+ * exception is the frames-in-flight discard lock (gstceinflight.h): a
+ * discard holds it while it waits for the GPU, and takes the
+ * frames-in-flight lock under it; nothing else is taken under it.
  */
 struct _GstCeBaseFilterClass
 {

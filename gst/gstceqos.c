@@ -21,7 +21,11 @@
  * when frames in flight are drained.  While frames are in flight the base
  * class therefore keeps QoS itself: it takes the QOS events, drops late
  * inputs, marks the first output after a drop DISCONT and counts every
- * output.  Without frames in flight GstBaseTransform's QoS runs as usual. */
+ * output.  Without frames in flight GstBaseTransform's QoS runs as usual.
+ *
+ * submit_input_buffer also pushes the frames in flight before a DISCONT
+ * input (whose own frame then leaves at once) and before a renegotiation,
+ * and refuses inputs after a drain before an event met an error. */
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"

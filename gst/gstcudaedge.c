@@ -34,7 +34,8 @@
  * keeps two frames in flight: a frame is uploaded while the previous one
  * is filtered and the one before it downloaded, so the link to the GPU is
  * busy both ways.  Each output then leaves two inputs later (at the latest
- * at EOS, a caps change or a DRAIN query), and the element adds two frame
+ * at a serialized event such as EOS or a caps change, a DRAIN query, a
+ * DISCONT input or a renegotiation), and the element adds two frame
  * durations to the LATENCY query.  On the CPU, or with framerate=0/1,
  * frames are processed synchronously and no latency is added; on CUDA such
  * a frame moves in horizontal bands (one per 4 MiB, at most 8) over several

@@ -26,7 +26,12 @@
  *
  * Negotiation works both ways: a size fixed downstream (for example by a
  * capsfilter) asks upstream for half of it.  An odd downstream width or
- * height has no source size and fails with not-negotiated.
+ * height has no source size and fails with not-negotiated, and so does an
+ * input larger than 2^28 pixels a side.  Progressive frames only: the
+ * fields of interlaced video, and the views of the multiview modes that
+ * alternate them by rows, columns or both (row-interleaved,
+ * column-interleaved, checkerboard, side-by-side-quincunx), would be
+ * blended, so such caps are not negotiated.
  *
  * The work runs on an NVIDIA GPU through CUDA when one is usable and on
  * the CPU otherwise (#GstCudaUpscale:backend).  Both give the same bytes;
@@ -40,7 +45,8 @@
  * keeps two frames in flight: a frame is uploaded while the previous one
  * is scaled and the one before it downloaded, so the link to the GPU is
  * busy both ways.  Each output then leaves two inputs later (at the latest
- * at EOS, a caps change or a DRAIN query), and the element adds two frame
+ * at a serialized event such as EOS or a caps change, a DRAIN query, a
+ * DISCONT input or a renegotiation), and the element adds two frame
  * durations to the LATENCY query.  On the CPU, or with framerate=0/1,
  * frames are processed synchronously and no latency is added; on CUDA such
  * a frame moves in horizontal bands (one per 4 MiB, at most 8) over several
