@@ -96,6 +96,30 @@ struct _GstCudaUpscale
 /* One set of caps for both pads: the format carries over. */
 static GstStaticCaps upscale_caps = GST_STATIC_CAPS (UPSCALE_CAPS);
 
+/* The pads' caps with the sizes each side can have: any input up to
+ * CE_UPSCALE_MAX_SIZE a side, even outputs up to twice that. */
+static GstCaps *
+gst_cuda_upscale_template_caps (gboolean src)
+{
+  GstCaps *caps = gst_caps_make_writable (gst_static_caps_get (&upscale_caps));
+  GValue size = G_VALUE_INIT;
+  guint i;
+
+  g_value_init (&size, GST_TYPE_INT_RANGE);
+  if (src)
+    gst_value_set_int_range_step (&size, 2, 2 * CE_UPSCALE_MAX_SIZE, 2);
+  else
+    gst_value_set_int_range (&size, 1, CE_UPSCALE_MAX_SIZE);
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    GstStructure *s = gst_caps_get_structure (caps, i);
+
+    gst_structure_set_value (s, "width", &size);
+    gst_structure_set_value (s, "height", &size);
+  }
+  g_value_unset (&size);
+  return caps;
+}
+
 #define gst_cuda_upscale_parent_class parent_class
 G_DEFINE_TYPE (GstCudaUpscale, gst_cuda_upscale, GST_TYPE_CE_BASE_FILTER);
 GST_ELEMENT_REGISTER_DEFINE (cudaupscale, "cudaupscale", GST_RANK_NONE,
@@ -503,9 +527,11 @@ gst_cuda_upscale_class_init (GstCudaUpscaleClass * klass)
   GST_DEBUG_CATEGORY_INIT (gst_cuda_upscale_debug, "cudaupscale", 0,
       "CUDA bilinear 2x upscaler");
 
-  caps = gst_static_caps_get (&upscale_caps);
+  caps = gst_cuda_upscale_template_caps (FALSE);
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("sink", GST_PAD_SINK, GST_PAD_ALWAYS, caps));
+  gst_caps_unref (caps);
+  caps = gst_cuda_upscale_template_caps (TRUE);
   gst_element_class_add_pad_template (element_class,
       gst_pad_template_new ("src", GST_PAD_SRC, GST_PAD_ALWAYS, caps));
   gst_caps_unref (caps);

@@ -528,6 +528,43 @@ CE_TEST (test_sizes_past_the_largest_have_no_counterpart)
 
 GST_END_TEST;
 
+/* The pad templates say which sizes each side can have: inputs up to
+ * 2^28 a side, even outputs up to 2^29. */
+CE_TEST (test_pad_templates_give_the_sizes)
+{
+  static const gchar *const pads[] = { "sink", "src" };
+  GstElement *e = gst_object_ref_sink (new_upscale ("cpu"));
+  guint p;
+
+  for (p = 0; p < G_N_ELEMENTS (pads); p++) {
+    GstPad *pad = gst_element_get_static_pad (e, pads[p]);
+    GstCaps *caps = gst_pad_get_pad_template_caps (pad);
+    guint i;
+
+    fail_if (gst_caps_is_empty (caps));
+    for (i = 0; i < gst_caps_get_size (caps); i++) {
+      const GstStructure *st = gst_caps_get_structure (caps, i);
+      const gchar *dims[] = { "width", "height" };
+      guint d;
+
+      for (d = 0; d < 2; d++) {
+        const GValue *v = gst_structure_get_value (st, dims[d]);
+
+        fail_unless (v && GST_VALUE_HOLDS_INT_RANGE (v));
+        fail_unless_equals_int (gst_value_get_int_range_min (v), p ? 2 : 1);
+        fail_unless_equals_int (gst_value_get_int_range_max (v),
+            p ? 1 << 29 : 1 << 28);
+        fail_unless_equals_int (gst_value_get_int_range_step (v), p ? 2 : 1);
+      }
+    }
+    gst_caps_unref (caps);
+    gst_object_unref (pad);
+  }
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 /* Downstream lists the sizes it prefers first: upstream is offered their
  * halves in that order, not the sizes themselves (a passthrough this
  * element never does), so the first is taken. */
