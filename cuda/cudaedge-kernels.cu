@@ -233,6 +233,17 @@ ce_kernels_probe (void)
 #define FUSED_UNROLL 5
 #endif
 
+/* The weights of ce_hpass_packed, in constant memory: its dot products
+ * take them as operands from the constant bank, where immediates were
+ * moved into uniform registers again for every row (8 moves a row;
+ * PERFORMANCE.md). */
+static __constant__ uint32_t ce_hw[8] = {
+  0x06040100u, 0x00000104u,     /* i = 0 and 4 */
+  0x04010000u, 0x00010406u,     /* i = 1 and 5 */
+  0x01000000u, 0x01040604u,     /* i = 2 */
+  0x04060401u, 0x00000001u      /* i = 3 */
+};
+
 /* Horizontal 5-tap sums for columns X-1 ... X+4 from the bytes of columns
  * X-4 ... X+7 (w0, w1, w2): h[p] holds columns X-1+2p (low) and X+2p
  * (high).  Column X-1+i sums bytes 1+i ... 5+i (byte k is column X-4+k):
@@ -243,10 +254,10 @@ ce_kernels_probe (void)
 static __device__ __forceinline__ void
 ce_hpass_packed (uint32_t w0, uint32_t w1, uint32_t w2, uint32_t h[3])
 {
-  const uint32_t c0a = 0x06040100u, c0b = 0x00000104u;  /* i = 0 and 4 */
-  const uint32_t c1a = 0x04010000u, c1b = 0x00010406u;  /* i = 1 and 5 */
-  const uint32_t c2a = 0x01000000u, c2b = 0x01040604u;  /* i = 2 */
-  const uint32_t c3a = 0x04060401u, c3b = 0x00000001u;  /* i = 3 */
+  const uint32_t c0a = ce_hw[0], c0b = ce_hw[1];
+  const uint32_t c1a = ce_hw[2], c1b = ce_hw[3];
+  const uint32_t c2a = ce_hw[4], c2b = ce_hw[5];
+  const uint32_t c3a = ce_hw[6], c3b = ce_hw[7];
   const uint32_t h1 = __dp4a (w0, c1a, __dp4a (w1, c1b, 0u));
   const uint32_t h3 = __dp4a (w1, c3a, __dp4a (w2, c3b, 0u));
   const uint32_t h5 = __dp4a (w1, c1a, __dp4a (w2, c1b, 0u));
@@ -414,6 +425,27 @@ ce_fconsts_make (const ce_edge_consts * c)
   return k;
 }
 
+/* prmt.b32: a selector nibble with its top bit set gives the sign of the
+ * selected byte across the whole byte (PTX ISA, "prmt"); __byte_perm ()
+ * keeps only the low three bits of each nibble. */
+static __device__ __forceinline__ uint32_t
+ce_prmt (uint32_t a, uint32_t b, uint32_t sel)
+{
+  uint32_t r;
+  asm ("prmt.b32 %0, %1, %2, %3;" : "=r" (r) : "r" (a), "r" (b), "r" (sel));
+  return r;
+}
+
+/* Byte m is 0xff where word s_m has its sign bit set, 0 elsewhere: three
+ * byte selects for four outputs, where a compare, a select and an or
+ * each would take twelve instructions. */
+static __device__ __forceinline__ uint32_t
+ce_sign_bytes (uint32_t s0, uint32_t s1, uint32_t s2, uint32_t s3)
+{
+  return ce_prmt (ce_prmt (s0, s1, 0xfbu), ce_prmt (s2, s3, 0xfb00u),
+      0x7610u);
+}
+
 /* The l2 magnitude's estimate of u = sqrt (n) / S + 1/2 (ce_edge_out),
  * held below 255.5. */
 template < int SCALE >
@@ -455,14 +487,17 @@ ce_l2_settle (ce_grad g, int64_t limit)
 /* The four output bytes of one row of a lane, packed: ce_edge_value ()
  * of each gradient, exactly.
  *
- * l1: |gx| + |gy| < 2^20 and S is a power of two, so the sum, its
- * comparison with the limit and s / S + 1/2 are exact floats; the floor
- * is an add of 2^23 rounded towards zero (the byte is then the low
- * byte of the bits).
+ * l1: |gx| + |gy| < 2^20 and S is a power of two, so the sum, the
+ * difference lim - |gx| - |gy| (whose sign bit is the edge byte,
+ * ce_sign_bytes) and s / S + 1/2 are exact floats; the floor is an add
+ * of 2^23 rounded towards zero (the byte is then the low byte of the
+ * bits).
  *
- * l2 edges: q = gx^2 + gy^2 as a float is within 2^-23 of n relatively,
- * so q farther than 2^-20 lim from lim decides n > limit; a row with a
- * pixel closer than that (a few in a million) is settled exactly.
+ * l2 edges: e = lim - gx^2 - gy^2 in two fused multiply-adds, each
+ * rounded once, is within 2^-23 (lim + |e|) of limit - n (lim, the limit
+ * as a float, included): where |e| > 2^-20 lim its sign is that of
+ * limit - n, and its sign bit the byte; a row with a pixel closer than
+ * that (a few in a million) is settled exactly.
  *
  * l2 magnitude: k is the largest integer with (2k - 1) S <= 2 sqrt (n)
  * (docs/numerics.md, "Output"), that is floor (u) with u = sqrt (n) / S
@@ -477,36 +512,40 @@ ce_edge_out_open (const ce_grad & g, const ce_fconsts & k, bool &open_row)
 {
   constexpr float inv_scale = 1.0f / SCALE;
   constexpr float eps = 1.0f / 4096.0f;
-  uint32_t t[FUSED_PX];         /* magnitude: the byte in the low bits */
+  uint32_t t[FUSED_PX];         /* magnitude: the byte in the low bits;
+                                   edges: lim - s or lim - q, whose sign
+                                   is the output */
   uint32_t out = 0;
-  float open = 0.0f;            /* l2 edges: > 0 where a pixel is open */
+  float near = __int_as_float (0x7f800000);     /* l2 edges: min |lim - q| */
   float far = 0.0f;             /* l2 magnitude: max |fraction - 1/2| */
 
 #pragma unroll
   for (int m = 0; m < FUSED_PX; m++) {
     if (NORM == CE_NORM_L1) {
-      const float s = fabsf (g.x[m]) + fabsf (g.y[m]);
       if (OUTPUT == CE_OUTPUT_EDGES)
-        out |= s > k.lim ? 0xffu << (8 * m) : 0u;
+        t[m] = __float_as_uint ((k.lim - fabsf (g.x[m])) - fabsf (g.y[m]));
       else
-        t[m] = __float_as_uint (__fadd_rz (fminf (fmaf (s, inv_scale, 0.5f),
-                    255.0f), CE_FOFF));
+        t[m] = __float_as_uint (__fadd_rz (fminf (fmaf (fabsf (g.x[m]) +
+                        fabsf (g.y[m]), inv_scale, 0.5f), 255.0f), CE_FOFF));
     } else if (OUTPUT == CE_OUTPUT_EDGES) {
-      const float q = fmaf (g.x[m], g.x[m], g.y[m] * g.y[m]);
-      out |= q > k.lim ? 0xffu << (8 * m) : 0u;
-      open = fmaxf (open, k.guard - fabsf (q - k.lim) + 1.0f);
+      const float e = fmaf (-g.x[m], g.x[m], fmaf (-g.y[m], g.y[m], k.lim));
+      t[m] = __float_as_uint (e);
+      near = fminf (near, fabsf (e));
     } else {
       const float u = ce_l2_u < SCALE > (g.x[m], g.y[m]);
       t[m] = __float_as_uint (__fadd_rz (u, CE_FOFF));
-      far = fmaxf (far, fabsf (u - (__uint_as_float (t[m]) - CE_FOFF)
-              - 0.5f));
+      /* t - (2^23 - 1/2) is floor (u) + 1/2, exactly (Sterbenz) */
+      far = fmaxf (far, fabsf (u - (__uint_as_float (t[m]) -
+                  (CE_FOFF - 0.5f))));
     }
   }
   if (OUTPUT == CE_OUTPUT_MAGNITUDE)
     out = __byte_perm (__byte_perm (t[0], t[1], 0x0040u),
         __byte_perm (t[2], t[3], 0x0040u), 0x5410u);
+  else
+    out = ce_sign_bytes (t[0], t[1], t[2], t[3]);
   open_row = NORM == CE_NORM_L2 && (OUTPUT == CE_OUTPUT_EDGES ?
-      open >= 1.0f : far >= 0.5f - eps);
+      near <= k.guard : far >= 0.5f - eps);
   return out;
 }
 
@@ -548,7 +587,7 @@ ce_sobel_int_out (const int p[6], const int c[6], const int n[6],
 }
 
 /* Two forms of the chain from B on, both exact: on floats (above), and
- * on 32-bit integers, measured faster for the l2 edges up to about 9 Mpx
+ * on 32-bit integers, measured faster for the l2 edges up to about 6 Mpx
  * (the strip kernel's larger launches take the float form:
  * fused_l2_on_floats; PERFORMANCE.md, "The l2 edges' two forms").  ce_rows_* serve the general strips: the B values
  * of a row's columns X-1 ... X+4 (vals_*: which the column border rule
@@ -672,6 +711,15 @@ struct ce_sobel_f
   {
     return ce_edge_out < NORM, OUTPUT, SCALE > (g, k);
   }
+  __device__ __forceinline__ uint32_t out_open (const ce_fconsts & k,
+      bool &open) const
+  {
+    return ce_edge_out_open < NORM, OUTPUT, SCALE > (g, k, open);
+  }
+  __device__ __forceinline__ uint32_t settle (const ce_fconsts & k) const
+  {
+    return ce_l2_settle < OUTPUT, SCALE > (g, k.limit);
+  }
 };
 
 template < int NORM, int OUTPUT, int SCALE >
@@ -708,6 +756,16 @@ struct ce_sobel_i
   __device__ __forceinline__ uint32_t out (const ce_fconsts & k) const
   {
     return ce_sobel_int_out < NORM, OUTPUT, SCALE > (p, c, n, k);
+  }
+  __device__ __forceinline__ uint32_t out_open (const ce_fconsts & k,
+      bool &open) const
+  {
+    open = false;
+    return out (k);
+  }
+  __device__ __forceinline__ uint32_t settle (const ce_fconsts & k) const
+  {
+    return out (k);
   }
 };
 
@@ -2242,11 +2300,12 @@ ce_fused_set_l2_edges_form (int form)
 
 /* Launches of at least this many output pixels take the l2 edges'
  * float form in the strip kernel (a band of a frame counts its own
- * rows).  Both forms are exact; on an H200 the float form measured 2-11 %
- * faster from 9.4 Mpx (4096x2304) to 33 Mpx (8K), level at 4K and up to
- * 8 % slower below (PERFORMANCE.md, "The l2 edges' two forms"). */
+ * rows).  Both forms are exact; on an H200, with the edge bytes made
+ * from sign bits, the float form measured 3-7 % faster at 4K and about
+ * 10 % at 4096x4096 and 8K, and level with the integers at 1440p
+ * (PERFORMANCE.md, "The l2 edges' two forms"). */
 #ifndef FUSED_L2_FLOAT_MIN_PX
-#define FUSED_L2_FLOAT_MIN_PX 9000000LL
+#define FUSED_L2_FLOAT_MIN_PX 6000000LL
 #endif
 
 static bool

@@ -5,7 +5,7 @@
 # aimed at (FUSED_TH_TARGET), the resident blocks per SM the register
 # budget is set for (FUSED_MIN_BLOCKS), the rows loaded ahead
 # (FUSED_PREFETCH, a divisor of UNROLL), whether the l2 edges take the
-# integer form of the Sobel below 9 Mpx (CE_SOBEL_INT_L2_EDGES, 1 unless
+# integer form of the Sobel below 6 Mpx (CE_SOBEL_INT_L2_EDGES, 1 unless
 # given; 0 puts them on floats at every size) and
 # the rows the interior loop is unrolled over (FUSED_UNROLL, 5 or 15; 5
 # unless given) and the columns of an interior lane (FUSED_IPX, 4 or 8;

@@ -1039,7 +1039,7 @@ test_fused_matches_reference_for_every_option (const scene * sc)
 }
 
 /* The l2 edges of the strip kernel in each of their two forms, whatever
- * the frame's size would pick (integers up to about 9 Mpx, floats from
+ * the frame's size would pick (integers up to about 6 Mpx, floats from
  * there; small frames take the short kernel, which has one form). */
 static void
 test_fused_l2_edges_in_either_form_match_reference (const scene * sc)
