@@ -20,6 +20,8 @@
 
 #include <gst/gst.h>
 
+#include "gstcepackage.h"       /* GST_PACKAGE_NAME, GST_PACKAGE_ORIGIN */
+
 #include "gstcudaedge.h"
 #include "gstcudaupscale.h"
 

@@ -42,6 +42,7 @@
 #include <gst/video/video.h>
 
 #include "ce-check-util.h"
+#include "gstcepackage.h"       /* the plugin's GST_PACKAGE_NAME and ORIGIN */
 
 typedef struct
 {
@@ -1350,6 +1351,30 @@ GST_START_TEST (test_property_introspection)
 
 GST_END_TEST;
 
+/* The plugin reports the package it was configured with (meson options
+ * package-name and package-origin), its version and licence. */
+GST_START_TEST (test_plugin_reports_its_package)
+{
+  GstElement *e = ce_test_make_element (ELEMENT->factory);
+  GstPlugin *plugin = gst_plugin_feature_get_plugin (GST_PLUGIN_FEATURE
+      (gst_element_get_factory (e)));
+
+  fail_unless (plugin != NULL);
+  fail_unless_equals_string (gst_plugin_get_name (plugin), "cudaedge");
+  fail_unless_equals_string (gst_plugin_get_package (plugin),
+      GST_PACKAGE_NAME);
+  fail_unless_equals_string (gst_plugin_get_origin (plugin),
+      GST_PACKAGE_ORIGIN);
+  fail_unless_equals_string (gst_plugin_get_version (plugin),
+      CE_EXPECT_VERSION);
+  fail_unless_equals_string (gst_plugin_get_license (plugin), "LGPL");
+  fail_unless_equals_string (gst_plugin_get_source (plugin), "gst-cudaedge");
+  gst_object_unref (plugin);
+  gst_object_unref (e);
+}
+
+GST_END_TEST;
+
 /* ---- the suite ---- */
 
 /* The cases that set a test hook, named once: registered with test hooks,
@@ -1402,6 +1427,7 @@ elements_suite (void)
 #endif
     ADD (test_stats_fields_present_and_counting);
     ADD (test_property_introspection);
+    ADD (test_plugin_reports_its_package);
 #undef ADD_CASE
 #undef ADD
   }
