@@ -403,7 +403,7 @@ ce_sobel_win_init (ce_sobel_win & w)
 struct ce_fconsts
 {
   float lim;                    /* limit as a float */
-  float guard;                  /* l2 edges: |q - lim| beyond it decides */
+  float guard;                  /* l2 edges: |lim - q| beyond it decides */
   int64_t limit;                /* the exact limit (ce_edge_consts) */
 };
 
@@ -450,7 +450,7 @@ ce_sign_bytes (uint32_t s0, uint32_t s1, uint32_t s2, uint32_t s3)
  * held below 255.5.  sqrt.approx is one special-function instruction
  * (MUFU.SQRT on sm_90), within 1 ulp of the rounded root on an H200 for
  * every float from 1 to 2^38 (q's range), where the estimate's margin
- * (2^-12 below 256) allows 7 ulp; sqrt (0) is 0. */
+ * (2^-12 below 256) allows more than 7; sqrt (0) is 0. */
 template < int SCALE >
 static __device__ __forceinline__ float
 ce_l2_u (float gx, float gy)
@@ -498,16 +498,18 @@ ce_l2_settle (ce_grad g, int64_t limit)
  * bits).
  *
  * l2 edges: e = lim - gx^2 - gy^2 in two fused multiply-adds, each
- * rounded once, is within 2^-23 (lim + |e|) of limit - n (lim, the limit
- * as a float, included): where |e| > 2^-20 lim its sign is that of
- * limit - n, and its sign bit the byte; a row with a pixel closer than
+ * rounded once, is within 2^-23 (|lim| + |e|) of limit - n (lim, the
+ * limit as a float, included): where |e| > 2^-20 |lim| its sign is that
+ * of limit - n, and its sign bit the byte; a row with a pixel closer than
  * that (a few in a million) is settled exactly.
  *
  * l2 magnitude: k is the largest integer with (2k - 1) S <= 2 sqrt (n)
  * (docs/numerics.md, "Output"), that is floor (u) with u = sqrt (n) / S
  * + 1/2.  The estimate of u (sqrt (q) by sqrt.approx, one
- * special-function instruction; ce_l2_u) is within 5.4e-5 of it below
- * 256 (q within 2^-23, the root within 1 ulp, two roundings), so
+ * special-function instruction; ce_l2_u) is within 4.6e-5 of it below
+ * 256 (q within 2^-23; the root within 1 ulp of the rounded root, so
+ * 1.5 ulp of the exact one, an ulp of r / S being at most 2^-16; the
+ * multiply-add's rounding), so
  * where its fraction is farther than 2^-12 from an integer its floor is
  * k; a row with a pixel nearer (about 1 pixel in 2000) is settled
  * exactly.  Estimates from 255.5 up give 255 whatever k is. */
@@ -716,15 +718,6 @@ struct ce_sobel_f
   {
     return ce_edge_out < NORM, OUTPUT, SCALE > (g, k);
   }
-  __device__ __forceinline__ uint32_t out_open (const ce_fconsts & k,
-      bool &open) const
-  {
-    return ce_edge_out_open < NORM, OUTPUT, SCALE > (g, k, open);
-  }
-  __device__ __forceinline__ uint32_t settle (const ce_fconsts & k) const
-  {
-    return ce_l2_settle < OUTPUT, SCALE > (g, k.limit);
-  }
 };
 
 template < int NORM, int OUTPUT, int SCALE >
@@ -761,16 +754,6 @@ struct ce_sobel_i
   __device__ __forceinline__ uint32_t out (const ce_fconsts & k) const
   {
     return ce_sobel_int_out < NORM, OUTPUT, SCALE > (p, c, n, k);
-  }
-  __device__ __forceinline__ uint32_t out_open (const ce_fconsts & k,
-      bool &open) const
-  {
-    open = false;
-    return out (k);
-  }
-  __device__ __forceinline__ uint32_t settle (const ce_fconsts & k) const
-  {
-    return out (k);
   }
 };
 
