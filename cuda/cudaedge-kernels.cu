@@ -128,7 +128,10 @@ ce_kernels_probe (void)
  * the Sobel needs.  The Sobel is separable ([1 2 1] down then a
  * difference across for gx; a difference down then [1 2 1] across for
  * gy), then the output of ce_edge_value: in 32-bit integers for the l2
- * edges, on exact floats for the others (ce_sobel, ce_rows).  Output:
+ * edges below FUSED_L2_FLOAT_MIN_PX (the strip kernel's launches from
+ * there take the float form), on exact floats for the others (ce_sobel,
+ * ce_rows); the float forms make the edge bytes from sign bits
+ * (ce_sign_bytes).  Output:
  * one 32-bit store per lane and row.  In interior strips (below) a lane
  * owns 8 columns (FUSED_IPX; warps 256 wide): 4 words a row, horizontal
  * sums and vertical taps for the 10 columns X-1 ... X+8, two groups of 4
@@ -403,7 +406,8 @@ ce_sobel_win_init (ce_sobel_win & w)
 struct ce_fconsts
 {
   float lim;                    /* limit as a float */
-  float guard;                  /* l2 edges: |lim - q| beyond it decides */
+  float guard;                  /* l2 edges: |e| beyond it decides
+                                   (ce_edge_out_open) */
   int64_t limit;                /* the exact limit (ce_edge_consts) */
 };
 
@@ -437,8 +441,8 @@ ce_prmt (uint32_t a, uint32_t b, uint32_t sel)
 }
 
 /* Byte m is 0xff where word s_m has its sign bit set, 0 elsewhere: three
- * byte selects for four outputs, where a compare, a select and an or
- * each would take twelve instructions. */
+ * byte selects for four outputs, where a compare, a select and an or per
+ * output would take twelve instructions. */
 static __device__ __forceinline__ uint32_t
 ce_sign_bytes (uint32_t s0, uint32_t s1, uint32_t s2, uint32_t s3)
 {
@@ -594,9 +598,10 @@ ce_sobel_int_out (const int p[6], const int c[6], const int n[6],
 }
 
 /* Two forms of the chain from B on, both exact: on floats (above), and
- * on 32-bit integers, measured faster for the l2 edges up to about 6 Mpx
- * (the strip kernel's larger launches take the float form:
- * fused_l2_on_floats; PERFORMANCE.md, "The l2 edges' two forms").  ce_rows_* serve the general strips: the B values
+ * on 32-bit integers, kept for the l2 edges below 6 Mpx, where they
+ * measured faster or level (the strip kernel's larger launches take the
+ * float form: fused_l2_on_floats; PERFORMANCE.md, "The l2 edges' two
+ * forms" and "Edge bytes from sign bits").  ce_rows_* serve the general strips: the B values
  * of a row's columns X-1 ... X+4 (vals_*: which the column border rule
  * then rearranges), made into a row (make), three rows into an output
  * row (out). */
@@ -2289,9 +2294,9 @@ ce_fused_set_l2_edges_form (int form)
 /* Launches of at least this many output pixels take the l2 edges'
  * float form in the strip kernel (a band of a frame counts its own
  * rows).  Both forms are exact; on an H200, with the edge bytes made
- * from sign bits, the float form measured 3-7 % faster at 4K and about
- * 10 % at 4096x4096 and 8K, and level with the integers at 1440p
- * (PERFORMANCE.md, "The l2 edges' two forms"). */
+ * from sign bits, the float form measured 2-7 % faster than the integers
+ * at 4K, 15-18 % at 4096x4096 and 8K, and level at 1440p
+ * (PERFORMANCE.md, "Edge bytes from sign bits"). */
 #ifndef FUSED_L2_FLOAT_MIN_PX
 #define FUSED_L2_FLOAT_MIN_PX 6000000LL
 #endif
