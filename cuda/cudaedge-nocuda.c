@@ -4,7 +4,11 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Every call says so with CE_STATUS_NOT_BUILT, so callers fall back to the
- * CPU reference exactly as on a machine without a GPU.
+ * CPU reference exactly as on a machine without a GPU.  The device,
+ * context and pinned-memory calls check their arguments first, as the
+ * CUDA build does, leave what they would have returned untouched on
+ * failure, and freeing nothing succeeds (tests/core/test-cuda-entry.c
+ * runs the same cases on both builds).
  */
 #include <stdio.h>
 
@@ -22,36 +26,62 @@ not_built (void)
 ce_status
 ce_cuda_device_count (int *count)
 {
-  if (count)
-    *count = 0;
+  ce_status status;
+
+  if ((status = ce_check_pointer (count, "count")) != CE_STATUS_OK)
+    return status;
+  *count = 0;
   return not_built ();
 }
 
 ce_status
 ce_cuda_device_pick (int device_id, int *picked)
 {
-  (void) device_id;
-  if (picked)
-    *picked = -1;
+  ce_status status;
+
+  if ((status = ce_check_pointer (picked, "picked")) != CE_STATUS_OK)
+    return status;
+  if (device_id < -1) {
+    ce_set_error ("device id must be -1 or an index (got %d)", device_id);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
   return not_built ();
+}
+
+/* ce_cuda_ctx_new and ce_cuda_ctx_new_current: the checks both make. */
+static ce_status
+ctx_new_checks (int n_streams, ce_cuda_ctx ** ctx)
+{
+  ce_status status;
+
+  if ((status = ce_check_pointer (ctx, "ctx")) != CE_STATUS_OK)
+    return status;
+  *ctx = NULL;
+  if (n_streams < 2) {
+    ce_set_error ("n_streams must be at least 2 (got %d)", n_streams);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
+  return CE_STATUS_OK;
 }
 
 ce_status
 ce_cuda_ctx_new (int device_id, int n_streams, ce_cuda_ctx ** ctx)
 {
-  (void) device_id;
-  (void) n_streams;
-  if (ctx)
-    *ctx = NULL;
-  return not_built ();
+  ce_status status;
+  int picked;
+
+  if ((status = ctx_new_checks (n_streams, ctx)) != CE_STATUS_OK)
+    return status;
+  return ce_cuda_device_pick (device_id, &picked);
 }
 
 ce_status
 ce_cuda_ctx_new_current (int n_streams, ce_cuda_ctx ** ctx)
 {
-  (void) n_streams;
-  if (ctx)
-    *ctx = NULL;
+  ce_status status;
+
+  if ((status = ctx_new_checks (n_streams, ctx)) != CE_STATUS_OK)
+    return status;
   return not_built ();
 }
 
@@ -89,22 +119,28 @@ ce_cuda_ctx_set_timing (ce_cuda_ctx * ctx, int on)
   (void) on;
 }
 
+/* No context can be made here, so ctx is NULL: an invalid argument, as
+ * in the CUDA build. */
 ce_status
 ce_cuda_host_alloc (ce_cuda_ctx * ctx, size_t size, void **ptr)
 {
-  (void) ctx;
+  ce_status status;
+
   (void) size;
-  if (ptr)
-    *ptr = NULL;
+  if ((status = ce_check_pointer (ctx, "ctx")) != CE_STATUS_OK ||
+      (status = ce_check_pointer (ptr, "ptr")) != CE_STATUS_OK)
+    return status;
+  *ptr = NULL;
   return not_built ();
 }
 
+/* Nothing to free: no context, no block. */
 ce_status
 ce_cuda_host_free (ce_cuda_ctx * ctx, void *ptr)
 {
   (void) ctx;
   (void) ptr;
-  return not_built ();
+  return CE_STATUS_OK;
 }
 
 ce_status

@@ -30,6 +30,7 @@
 void ce_test_register_reference (void);
 void ce_test_register_cpu_fast (void);
 void ce_test_register_cpu_upscale (void);
+void ce_test_register_cuda_entry (void);
 void ce_test_register_fused_layout (void);
 void ce_test_register_upscale_threads (void);
 void ce_test_register_gpu_core (void);

@@ -4,7 +4,8 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Usage: core-tests [GTest options] [--quick]
- *   -p /cpu/reference, /cpu/fast, /cpu/upscale, /gpu/core, /gpu/runtime:
+ *   -p /cpu/reference, /cpu/fast, /cpu/upscale, /cuda-entry, /gpu/core,
+ *   /gpu/runtime:
  *   one family (-l lists the cases); --tap for TAP output; --quick: GPU
  *   frames up to 613x611 only (for compute-sanitizer).  Without a GPU the
  *   /gpu cases are skipped, loudly.
@@ -37,6 +38,7 @@ main (int argc, char **argv)
   ce_test_register_reference ();
   ce_test_register_cpu_fast ();
   ce_test_register_cpu_upscale ();
+  ce_test_register_cuda_entry ();
 #ifdef CE_HAVE_CUDA
   ce_test_register_fused_layout ();
   ce_test_register_upscale_threads ();
