@@ -12,9 +12,11 @@
  * The staged kernels (benchmark and tests) are in cudaedge-staged.cu.
  */
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <stddef.h>
 #include <limits.h>
 #include <type_traits>
@@ -429,21 +431,132 @@ ce_fconsts_make (const ce_edge_consts * c)
   return k;
 }
 
-/* prmt.b32: a selector nibble with its top bit set gives the sign of the
- * selected byte across the whole byte (PTX ISA, "prmt"); __byte_perm ()
- * keeps only the low three bits of each nibble. */
-static __device__ __forceinline__ uint32_t
+/* The output code below (ce_sign_bytes to ce_edge_out) also runs on the
+ * host, where ce_fused_out_host () tests it against the reference
+ * without a GPU; these are its instructions there.  On the GPU each is
+ * the one instruction it names. */
+static __host__ __device__ __forceinline__ uint32_t
+ce_f2u (float f)
+{
+#ifdef __CUDA_ARCH__
+  return __float_as_uint (f);
+#else
+  uint32_t u;
+  memcpy (&u, &f, sizeof u);
+  return u;
+#endif
+}
+
+static __host__ __device__ __forceinline__ float
+ce_u2f (uint32_t u)
+{
+#ifdef __CUDA_ARCH__
+  return __uint_as_float (u);
+#else
+  float f;
+  memcpy (&f, &u, sizeof f);
+  return f;
+#endif
+}
+
+/* a + b rounded towards zero.  On the host the sum is exact in double for
+ * the operands used here (a below 2^9 with 2^23), then truncated. */
+static __host__ __device__ __forceinline__ float
+ce_fadd_rz (float a, float b)
+{
+#ifdef __CUDA_ARCH__
+  return __fadd_rz (a, b);
+#else
+  const double d = (double) a + (double) b;
+  float r = (float) d;
+  if (fabs ((double) r) > fabs (d))
+    r = nextafterf (r, 0.0f);
+  return r;
+#endif
+}
+
+/* Nearest integer, ties to even. */
+static __host__ __device__ __forceinline__ int
+ce_f2i_rn (float f)
+{
+#ifdef __CUDA_ARCH__
+  return __float2int_rn (f);
+#else
+  return (int) nearbyintf (f);
+#endif
+}
+
+/* prmt.b32: byte n of the result is byte (sel >> 4n) & 7 of b:a; with the
+ * nibble's top bit set, the sign of that byte across the whole byte (PTX
+ * ISA, "prmt").  __byte_perm () keeps only the low three bits. */
+static __host__ __device__ __forceinline__ uint32_t
 ce_prmt (uint32_t a, uint32_t b, uint32_t sel)
 {
+#ifdef __CUDA_ARCH__
   uint32_t r;
   asm ("prmt.b32 %0, %1, %2, %3;" : "=r" (r) : "r" (a), "r" (b), "r" (sel));
   return r;
+#else
+  const uint64_t ba = (uint64_t) b << 32 | a;
+  uint32_t r = 0;
+  for (int n = 0; n < 4; n++) {
+    const unsigned nib = sel >> (4 * n) & 0xfu;
+    unsigned byte = (unsigned) (ba >> (8 * (nib & 7u))) & 0xffu;
+    if (nib & 8u)
+      byte = byte & 0x80u ? 0xffu : 0u;
+    r |= (uint32_t) byte << (8 * n);
+  }
+  return r;
+#endif
+}
+
+static __host__ __device__ __forceinline__ uint32_t
+ce_byte_perm (uint32_t a, uint32_t b, uint32_t sel)
+{
+#ifdef __CUDA_ARCH__
+  return __byte_perm (a, b, sel);
+#else
+  return ce_prmt (a, b, sel & 0x7777u);
+#endif
+}
+
+/* #pragma unroll in code the host compiles too (the host's compiler does
+ * not know it). */
+#ifdef __CUDA_ARCH__
+#define CE_HD_UNROLL _Pragma ("unroll")
+#else
+#define CE_HD_UNROLL
+#endif
+
+#ifndef __CUDA_ARCH__
+/* ce_fused_out_host: ulps the host's root is moved by, standing for
+ * sqrt.approx's error. */
+static int ce_host_root_ulps;
+#endif
+
+/* sqrt.approx.f32; on the host the correctly rounded root, moved by
+ * ce_host_root_ulps ulps. */
+static __host__ __device__ __forceinline__ float
+ce_sqrt_approx (float q)
+{
+#ifdef __CUDA_ARCH__
+  float r;
+  asm ("sqrt.approx.f32 %0, %1;" : "=f" (r) : "f" (q));
+  return r;
+#else
+  float r = sqrtf (q);
+  for (int i = 0; i < ce_host_root_ulps && r > 0.0f; i++)
+    r = nextafterf (r, INFINITY);
+  for (int i = 0; i > ce_host_root_ulps && r > 0.0f; i--)
+    r = nextafterf (r, 0.0f);
+  return r;
+#endif
 }
 
 /* Byte m is 0xff where word s_m has its sign bit set, 0 elsewhere: three
  * byte selects for four outputs, where a compare, a select and an or per
  * output would take twelve instructions. */
-static __device__ __forceinline__ uint32_t
+static __host__ __device__ __forceinline__ uint32_t
 ce_sign_bytes (uint32_t s0, uint32_t s1, uint32_t s2, uint32_t s3)
 {
   return ce_prmt (ce_prmt (s0, s1, 0xfbu), ce_prmt (s2, s3, 0xfb00u),
@@ -456,13 +569,11 @@ ce_sign_bytes (uint32_t s0, uint32_t s1, uint32_t s2, uint32_t s3)
  * every float from 1 to 2^38 (q's range), where the estimate's margin
  * (2^-12 below 256) allows more than 7; sqrt (0) is 0. */
 template < int SCALE >
-static __device__ __forceinline__ float
+static __host__ __device__ __forceinline__ float
 ce_l2_u (float gx, float gy)
 {
   const float q = fmaf (gx, gx, gy * gy);
-  float r;
-  asm ("sqrt.approx.f32 %0, %1;" : "=f" (r) : "f" (q));
-  return fminf (fmaf (r, 1.0f / SCALE, 0.5f), 255.5f);
+  return fminf (fmaf (ce_sqrt_approx (q), 1.0f / SCALE, 0.5f), 255.5f);
 }
 
 /* The four bytes of a row, exactly, where the estimates of ce_edge_out
@@ -471,18 +582,18 @@ ce_l2_u (float gx, float gy)
  * or k + 1 (k = floor (u)): k = mm exactly where (2 mm - 1) S <=
  * 2 sqrt (n), a test in 64-bit integers. */
 template < int OUTPUT, int SCALE >
-static __device__ __noinline__ uint32_t
+static __host__ __device__ __noinline__ uint32_t
 ce_l2_settle (ce_grad g, int64_t limit)
 {
   uint32_t out = 0;
   for (int m = 0; m < FUSED_PX; m++) {
-    const int64_t gx = __float2int_rn (g.x[m]), gy = __float2int_rn (g.y[m]);
+    const int64_t gx = ce_f2i_rn (g.x[m]), gy = ce_f2i_rn (g.y[m]);
     const int64_t n = gx * gx + gy * gy;
     uint32_t v;
     if (OUTPUT == CE_OUTPUT_EDGES) {
       v = n > limit ? 255u : 0u;
     } else {
-      const int mm = __float2int_rn (ce_l2_u < SCALE > (g.x[m], g.y[m]));
+      const int mm = ce_f2i_rn (ce_l2_u < SCALE > (g.x[m], g.y[m]));
       const int64_t t = (int64_t) (2 * mm - 1) * SCALE;
       const int k = (t < 0 || t * t <= 4 * n) ? mm : mm - 1;
       v = (uint32_t) min (k, 255);
@@ -518,7 +629,7 @@ ce_l2_settle (ce_grad g, int64_t limit)
  * k; a row with a pixel nearer (about 1 pixel in 2000) is settled
  * exactly.  Estimates from 255.5 up give 255 whatever k is. */
 template < int NORM, int OUTPUT, int SCALE >
-static __device__ __forceinline__ uint32_t
+static __host__ __device__ __forceinline__ uint32_t
 ce_edge_out_open (const ce_grad & g, const ce_fconsts & k, bool &open_row)
 {
   constexpr float inv_scale = 1.0f / SCALE;
@@ -527,32 +638,32 @@ ce_edge_out_open (const ce_grad & g, const ce_fconsts & k, bool &open_row)
                                    edges: lim - s or lim - q, whose sign
                                    is the output */
   uint32_t out = 0;
-  float near = __int_as_float (0x7f800000);     /* l2 edges: min |lim - q| */
+  float near = ce_u2f (0x7f800000u);    /* l2 edges: min |lim - q| */
   float far = 0.0f;             /* l2 magnitude: max |fraction - 1/2| */
 
-#pragma unroll
+  CE_HD_UNROLL
   for (int m = 0; m < FUSED_PX; m++) {
     if (NORM == CE_NORM_L1) {
       if (OUTPUT == CE_OUTPUT_EDGES)
-        t[m] = __float_as_uint ((k.lim - fabsf (g.x[m])) - fabsf (g.y[m]));
+        t[m] = ce_f2u ((k.lim - fabsf (g.x[m])) - fabsf (g.y[m]));
       else
-        t[m] = __float_as_uint (__fadd_rz (fminf (fmaf (fabsf (g.x[m]) +
+        t[m] = ce_f2u (ce_fadd_rz (fminf (fmaf (fabsf (g.x[m]) +
                         fabsf (g.y[m]), inv_scale, 0.5f), 255.0f), CE_FOFF));
     } else if (OUTPUT == CE_OUTPUT_EDGES) {
       const float e = fmaf (-g.x[m], g.x[m], fmaf (-g.y[m], g.y[m], k.lim));
-      t[m] = __float_as_uint (e);
+      t[m] = ce_f2u (e);
       near = fminf (near, fabsf (e));
     } else {
       const float u = ce_l2_u < SCALE > (g.x[m], g.y[m]);
-      t[m] = __float_as_uint (__fadd_rz (u, CE_FOFF));
+      t[m] = ce_f2u (ce_fadd_rz (u, CE_FOFF));
       /* t - (2^23 - 1/2) is floor (u) + 1/2, exactly (Sterbenz) */
-      far = fmaxf (far, fabsf (u - (__uint_as_float (t[m]) -
+      far = fmaxf (far, fabsf (u - (ce_u2f (t[m]) -
                   (CE_FOFF - 0.5f))));
     }
   }
   if (OUTPUT == CE_OUTPUT_MAGNITUDE)
-    out = __byte_perm (__byte_perm (t[0], t[1], 0x0040u),
-        __byte_perm (t[2], t[3], 0x0040u), 0x5410u);
+    out = ce_byte_perm (ce_byte_perm (t[0], t[1], 0x0040u),
+        ce_byte_perm (t[2], t[3], 0x0040u), 0x5410u);
   else
     out = ce_sign_bytes (t[0], t[1], t[2], t[3]);
   open_row = NORM == CE_NORM_L2 && (OUTPUT == CE_OUTPUT_EDGES ?
@@ -564,7 +675,7 @@ ce_edge_out_open (const ce_grad & g, const ce_fconsts & k, bool &open_row)
  * estimates are not conclusive (open_row) to the caller, which may test
  * several rows at once. */
 template < int NORM, int OUTPUT, int SCALE >
-static __device__ __forceinline__ uint32_t
+static __host__ __device__ __forceinline__ uint32_t
 ce_edge_out (const ce_grad & g, const ce_fconsts & k)
 {
   bool open;
@@ -2895,5 +3006,49 @@ ce_upscale2x_host (const uint8_t * src, size_t src_pitch, int width,
                 vec != 0);
   if (stores_whole)
     *stores_whole = vec;
+  return 0;
+}
+
+/* The float forms' output code on the host (cudaedge-testing.h). */
+template < int NORM, int OUTPUT >
+static uint32_t
+fused_out_host (const ce_edge_consts * c, const ce_grad & g)
+{
+  const ce_fconsts k = ce_fconsts_make (c);
+  return c->scale == 1 ? ce_edge_out < NORM, OUTPUT, 1 > (g, k)
+      : ce_edge_out < NORM, OUTPUT, CE_BLUR_SCALE > (g, k);
+}
+
+extern "C" int
+ce_fused_out_host (const ce_edge_consts * consts, const int32_t gx[4],
+    const int32_t gy[4], int root_ulps, uint32_t * out)
+{
+  ce_grad g;
+
+  if (consts == NULL || gx == NULL || gy == NULL || out == NULL
+      || (consts->scale != 1 && consts->scale != CE_BLUR_SCALE))
+    return -1;
+  for (int m = 0; m < FUSED_PX; m++) {
+    /* the kernels' gradients: integers of magnitude below 2^19, exact */
+    if (gx[m] <= -(1 << 19) || gx[m] >= 1 << 19 || gy[m] <= -(1 << 19)
+        || gy[m] >= 1 << 19)
+      return -1;
+    g.x[m] = (float) gx[m];
+    g.y[m] = (float) gy[m];
+  }
+#ifndef __CUDA_ARCH__
+  ce_host_root_ulps = root_ulps;
+#endif
+  if (consts->norm == CE_NORM_L2)
+    *out = consts->output == CE_OUTPUT_EDGES
+        ? fused_out_host < CE_NORM_L2, CE_OUTPUT_EDGES > (consts, g)
+        : fused_out_host < CE_NORM_L2, CE_OUTPUT_MAGNITUDE > (consts, g);
+  else
+    *out = consts->output == CE_OUTPUT_EDGES
+        ? fused_out_host < CE_NORM_L1, CE_OUTPUT_EDGES > (consts, g)
+        : fused_out_host < CE_NORM_L1, CE_OUTPUT_MAGNITUDE > (consts, g);
+#ifndef __CUDA_ARCH__
+  ce_host_root_ulps = 0;
+#endif
   return 0;
 }

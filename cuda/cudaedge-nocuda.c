@@ -258,6 +258,18 @@ ce_fused_set_l2_edges_form (int form)
   return -1;
 }
 
+int
+ce_fused_out_host (const ce_edge_consts * consts, const int32_t gx[4],
+    const int32_t gy[4], int root_ulps, uint32_t * out)
+{
+  (void) consts;
+  (void) gx;
+  (void) gy;
+  (void) root_ulps;
+  (void) out;
+  return -1;
+}
+
 unsigned long
 ce_cuda_dev_graph_launches (const struct ce_cuda_dev *dev)
 {

@@ -33,6 +33,7 @@ void ce_test_register_cpu_upscale (void);
 void ce_test_register_cuda_entry (void);
 void ce_test_register_fused_layout (void);
 void ce_test_register_upscale_threads (void);
+void ce_test_register_fused_out (void);
 void ce_test_register_gpu_core (void);
 void ce_test_register_gpu_runtime (void);
 void ce_test_register_gpu_host_path (void);

@@ -42,6 +42,7 @@ main (int argc, char **argv)
 #ifdef CE_HAVE_CUDA
   ce_test_register_fused_layout ();
   ce_test_register_upscale_threads ();
+  ce_test_register_fused_out ();
   ce_test_register_gpu_core ();
 #ifdef CE_TEST_HAVE_GPU_RUNTIME
   ce_test_register_gpu_runtime ();

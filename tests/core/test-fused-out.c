@@ -1,0 +1,260 @@
+/* gst-cudaedge: the fused kernels' float output code, checked on the host.
+ *
+ * Copyright (C) 2026 The gst-cudaedge authors
+ * SPDX-License-Identifier: LGPL-2.1-or-later
+ *
+ * The float forms of the fused kernels turn four gradients into four
+ * output bytes with estimates (the edges: lim - n in two multiply-adds,
+ * its sign bits as the bytes; the l2 magnitude: a square root by
+ * sqrt.approx) and settle exactly the rows an estimate leaves open.
+ * ce_fused_out_host () runs that very code on the host, so these cases
+ * compare it with ce_edge_value (), the definition, without a GPU: at
+ * gradients next to every kind of limit and rounding boundary, where the
+ * estimates are closest to being wrong, and at random ones.  The host's
+ * root stands for sqrt.approx, the correctly rounded one moved by up to
+ * 7 ulps either way (the GPU's measured at most 1 ulp off).
+ */
+#include <math.h>
+
+#include "cudaedge-core.h"
+#include "cudaedge-numerics.h"
+#include "cudaedge-testing.h"
+#include "ce-core-test.h"
+
+/* Thresholds at the ends and in between; random ones are added. */
+static const double fixed_thresholds[] = {
+  0.0, 0.5, 1.0, 2.0, 3.25, 100.0, 128.0, 255.75, 1000.0, 2047.3, 2048.0
+};
+
+#define N_RANDOM_THRESHOLDS 24
+#define N_NEAR 2000             /* quadruples next to boundaries a threshold */
+#define N_RANDOM 500            /* random quadruples a threshold */
+
+static const int root_ulps[] = { 0, 1, -1, 7, -7 };
+
+/* The largest |gx| or |gy| the kernel makes: 4 B, B below 256 S. */
+static int
+g_max (int scale)
+{
+  return 4 * 255 * scale;
+}
+
+static int
+random_sign (int v)
+{
+  return ce_test_rand () & 1 ? -v : v;
+}
+
+static int64_t
+isqrt (int64_t v)
+{
+  return v <= 0 ? 0 : ce_isqrt64 (v);
+}
+
+/* One pixel's gradient next to the boundary the output has at level b:
+ * the limit (edges) or the rounding boundary of byte b (magnitude). */
+static void
+near_pixel (const ce_edge_consts * c, int64_t b, int32_t * gx, int32_t * gy)
+{
+  const int gm = g_max (c->scale);
+  int64_t x, y;
+
+  if (c->norm == CE_NORM_L1) {
+    /* |gx| + |gy| = b + d */
+    const int64_t s = b + ce_test_rand_range (-3, 3);
+    x = ce_test_rand_range (0, gm);
+    y = s - x;
+  } else {
+    /* gx^2 + gy^2 around b */
+    x = ce_test_rand_range (0, gm);
+    if (x * x > b)
+      x = isqrt (b);
+    y = isqrt (b - x * x) + ce_test_rand_range (-2, 2);
+  }
+  if (y < 0)
+    y = 0;
+  if (y > gm)
+    y = gm;
+  if (x > gm)
+    x = gm;
+  *gx = random_sign ((int) x);
+  *gy = random_sign ((int) y);
+}
+
+/* The level next to which near_pixel () puts a pixel: the limit for the
+ * edges; for the magnitude, where byte k begins: u = s / S + 1/2 = k
+ * (l1, s = (k - 1/2) S) or sqrt (n) / S + 1/2 = k (l2, n = ((2k - 1)
+ * S / 2)^2), for k drawn from 1 ... 256. */
+static int64_t
+near_level (const ce_edge_consts * c)
+{
+  const int64_t k = ce_test_rand_range (1, 256);
+  const int64_t s2 = (2 * k - 1) * c->scale;    /* 2 (k - 1/2) S */
+
+  if (c->output == CE_OUTPUT_EDGES)
+    return c->limit;
+  if (c->norm == CE_NORM_L1)
+    return s2 / 2;
+  return s2 * s2 / 4;
+}
+
+/* Four pixels through the host's copy of the kernel's code, against
+ * ce_edge_value (); FALSE (and a failed case) at the first difference. */
+static gboolean
+check_quad (const ce_edge_consts * c, const int32_t gx[4],
+    const int32_t gy[4], int ulps, const char *what, double threshold)
+{
+  uint32_t got;
+
+  if (ce_fused_out_host (c, gx, gy, ulps, &got) != 0) {
+    ce_test_fail ("ce_fused_out_host refused gradients (%d, %d) ...",
+        gx[0], gy[0]);
+    return FALSE;
+  }
+  for (int m = 0; m < 4; m++) {
+    const unsigned want = ce_edge_value (gx[m], gy[m], c->limit, c->scale,
+        c->norm, c->output);
+    const unsigned byte = got >> (8 * m) & 0xffu;
+    if (byte != want) {
+      ce_test_fail ("%s, threshold %.4f (limit %" G_GINT64_FORMAT
+          ", scale %d), root moved by %d ulps: gradient (%d, %d) gave %u, "
+          "want %u", what, threshold, c->limit, c->scale, ulps, gx[m],
+          gy[m], byte, want);
+      return FALSE;
+    }
+  }
+  return TRUE;
+}
+
+static void
+check_output (ce_norm norm, ce_output output)
+{
+  static const char *const names[2][2] = {
+    {"l2 edges", "l2 magnitude"}, {"l1 edges", "l1 magnitude"}
+  };
+  const char *what = names[norm == CE_NORM_L1][output == CE_OUTPUT_MAGNITUDE];
+  const int n_ulps = norm == CE_NORM_L2 && output == CE_OUTPUT_MAGNITUDE
+      ? (int) G_N_ELEMENTS (root_ulps) : 1;
+  const int n_fixed = (int) G_N_ELEMENTS (fixed_thresholds);
+
+  for (int blur = 0; blur < 2; blur++) {
+    for (int t = 0; t < n_fixed + N_RANDOM_THRESHOLDS; t++) {
+      ce_edge_params p;
+      ce_edge_consts c;
+      const double threshold = t < n_fixed ? fixed_thresholds[t]
+          : CE_THRESHOLD_MAX * (ce_test_rand () / 4294967296.0);
+
+      ce_edge_params_init (&p);
+      p.blur = blur;
+      p.norm = norm;
+      p.output = output;
+      p.threshold = threshold;
+      ce_assert_status (ce_edge_consts_init (&c, &p), CE_STATUS_OK);
+
+      for (int i = 0; i < N_NEAR + N_RANDOM; i++) {
+        int32_t gx[4], gy[4];
+        const int gm = g_max (c.scale);
+
+        for (int m = 0; m < 4; m++) {
+          if (i < N_NEAR) {
+            near_pixel (&c, near_level (&c), &gx[m], &gy[m]);
+          } else {
+            gx[m] = ce_test_rand_range (-gm, gm);
+            gy[m] = ce_test_rand_range (-gm, gm);
+          }
+        }
+        for (int u = 0; u < n_ulps; u++)
+          if (!check_quad (&c, gx, gy, root_ulps[u], what, threshold))
+            return;
+      }
+    }
+  }
+}
+
+static void
+test_l2_edges (void)
+{
+  check_output (CE_NORM_L2, CE_OUTPUT_EDGES);
+}
+
+static void
+test_l1_edges (void)
+{
+  check_output (CE_NORM_L1, CE_OUTPUT_EDGES);
+}
+
+static void
+test_l2_magnitude (void)
+{
+  check_output (CE_NORM_L2, CE_OUTPUT_MAGNITUDE);
+}
+
+static void
+test_l1_magnitude (void)
+{
+  check_output (CE_NORM_L1, CE_OUTPUT_MAGNITUDE);
+}
+
+/* Without the blur every gradient pair there is: 0 ... 1020 each (the
+ * magnitude is even in both), the root moved by up to 7 ulps. */
+static void
+test_l2_magnitude_every_pair_without_blur (void)
+{
+  ce_edge_params p;
+  ce_edge_consts c;
+  const int gm = g_max (1);
+
+  ce_edge_params_init (&p);
+  p.blur = 0;
+  p.output = CE_OUTPUT_MAGNITUDE;
+  ce_assert_status (ce_edge_consts_init (&c, &p), CE_STATUS_OK);
+  for (int u = 0; u < (int) G_N_ELEMENTS (root_ulps); u++)
+    for (int x = 0; x <= gm; x++)
+      for (int y = 0; y <= gm; y += 4) {
+        const int32_t gx[4] = { x, x, x, x };
+        const int32_t gy[4] = { y, MIN (y + 1, gm), MIN (y + 2, gm),
+          MIN (y + 3, gm)
+        };
+        if (!check_quad (&c, gx, gy, root_ulps[u], "l2 magnitude, every pair",
+                p.threshold))
+          return;
+      }
+}
+
+/* The host's prmt as the sign bytes use it: byte m is 0xff exactly where
+ * word m's sign bit is set, whatever the words' other bits. */
+static void
+test_sign_bytes_from_every_sign_pattern (void)
+{
+  ce_edge_params p;
+  ce_edge_consts c;
+
+  ce_edge_params_init (&p);
+  p.norm = CE_NORM_L1;
+  p.blur = 0;
+  p.threshold = 10.0;           /* limit 10: an edge where |gx| + |gy| > 10 */
+  ce_assert_status (ce_edge_consts_init (&c, &p), CE_STATUS_OK);
+  for (int pattern = 0; pattern < 16; pattern++) {
+    int32_t gx[4], gy[4];
+    for (int m = 0; m < 4; m++) {
+      const int edge = pattern >> m & 1;
+      gx[m] = random_sign (edge ? ce_test_rand_range (6, 1020) : 5);
+      gy[m] = random_sign (edge ? ce_test_rand_range (5, 1020) : 5);
+    }
+    if (!check_quad (&c, gx, gy, 0, "l1 edges, sign patterns", p.threshold))
+      return;
+  }
+}
+
+void
+ce_test_register_fused_out (void)
+{
+  ce_test_add ("/cuda/fused-out/l2-edges", test_l2_edges);
+  ce_test_add ("/cuda/fused-out/l1-edges", test_l1_edges);
+  ce_test_add ("/cuda/fused-out/l2-magnitude", test_l2_magnitude);
+  ce_test_add ("/cuda/fused-out/l1-magnitude", test_l1_magnitude);
+  ce_test_add ("/cuda/fused-out/l2-magnitude-every-pair-without-blur",
+      test_l2_magnitude_every_pair_without_blur);
+  ce_test_add ("/cuda/fused-out/sign-bytes-from-every-sign-pattern",
+      test_sign_bytes_from_every_sign_pattern);
+}
