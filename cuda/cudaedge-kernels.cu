@@ -3010,18 +3010,33 @@ ce_upscale2x_host (const uint8_t * src, size_t src_pitch, int width,
 }
 
 /* The float forms' output code on the host (cudaedge-testing.h). */
+/* The bytes as the kernels make them (ce_edge_out), and whether the
+ * estimates left the row open. */
+template < int NORM, int OUTPUT, int SCALE >
+static uint32_t
+fused_out_host_scaled (const ce_fconsts & k, const ce_grad & g, int *open)
+{
+  if (open) {
+    bool o;
+    (void) ce_edge_out_open < NORM, OUTPUT, SCALE > (g, k, o);
+    *open = o;
+  }
+  return ce_edge_out < NORM, OUTPUT, SCALE > (g, k);
+}
+
 template < int NORM, int OUTPUT >
 static uint32_t
-fused_out_host (const ce_edge_consts * c, const ce_grad & g)
+fused_out_host (const ce_edge_consts * c, const ce_grad & g, int *open)
 {
   const ce_fconsts k = ce_fconsts_make (c);
-  return c->scale == 1 ? ce_edge_out < NORM, OUTPUT, 1 > (g, k)
-      : ce_edge_out < NORM, OUTPUT, CE_BLUR_SCALE > (g, k);
+  return c->scale == 1
+      ? fused_out_host_scaled < NORM, OUTPUT, 1 > (k, g, open)
+      : fused_out_host_scaled < NORM, OUTPUT, CE_BLUR_SCALE > (k, g, open);
 }
 
 extern "C" int
 ce_fused_out_host (const ce_edge_consts * consts, const int32_t gx[4],
-    const int32_t gy[4], int root_ulps, uint32_t * out)
+    const int32_t gy[4], int root_ulps, uint32_t * out, int *open)
 {
   ce_grad g;
 
@@ -3041,12 +3056,14 @@ ce_fused_out_host (const ce_edge_consts * consts, const int32_t gx[4],
 #endif
   if (consts->norm == CE_NORM_L2)
     *out = consts->output == CE_OUTPUT_EDGES
-        ? fused_out_host < CE_NORM_L2, CE_OUTPUT_EDGES > (consts, g)
-        : fused_out_host < CE_NORM_L2, CE_OUTPUT_MAGNITUDE > (consts, g);
+        ? fused_out_host < CE_NORM_L2, CE_OUTPUT_EDGES > (consts, g, open)
+        : fused_out_host < CE_NORM_L2, CE_OUTPUT_MAGNITUDE > (consts, g,
+        open);
   else
     *out = consts->output == CE_OUTPUT_EDGES
-        ? fused_out_host < CE_NORM_L1, CE_OUTPUT_EDGES > (consts, g)
-        : fused_out_host < CE_NORM_L1, CE_OUTPUT_MAGNITUDE > (consts, g);
+        ? fused_out_host < CE_NORM_L1, CE_OUTPUT_EDGES > (consts, g, open)
+        : fused_out_host < CE_NORM_L1, CE_OUTPUT_MAGNITUDE > (consts, g,
+        open);
 #ifndef __CUDA_ARCH__
   ce_host_root_ulps = 0;
 #endif

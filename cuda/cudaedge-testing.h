@@ -66,12 +66,13 @@ int ce_fused_set_l2_edges_form (int form);
  * of magnitude below 2^19) under @consts: their own output code (the
  * edge bytes from sign bits, the guard tests, the l2 magnitude's
  * estimate and the exact settling of open rows) run on the host, so that
- * it can be checked against ce_edge_value () without a GPU.  The host's
- * root stands for sqrt.approx: the correctly rounded one, moved by
- * @root_ulps ulps (0: none).  Not thread-safe.  0 done; -1 on bad
- * arguments or when the core is built without CUDA. */
+ * it can be checked against ce_edge_value () without a GPU; @open (may
+ * be NULL) says whether the estimates left the row open, so settled it.
+ * The host's root stands for sqrt.approx: the correctly rounded one,
+ * moved by @root_ulps ulps (0: none).  Not thread-safe.  0 done; -1 on
+ * bad arguments or when the core is built without CUDA. */
 int ce_fused_out_host (const ce_edge_consts * consts, const int32_t gx[4],
-    const int32_t gy[4], int root_ulps, uint32_t * out);
+    const int32_t gy[4], int root_ulps, uint32_t * out, int *open);
 
 /* Output rows [row0, row1) of the 2x upscale of @src into @dst, made by
  * the upscale kernel's own per-thread code run on the host over every

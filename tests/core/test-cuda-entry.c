@@ -11,6 +11,8 @@
  * the documented "nothing"), and freeing nothing succeeds.  No case needs
  * a device, and none makes a context.
  */
+#include <string.h>
+
 #include "cudaedge-core.h"
 #include "ce-core-test.h"
 
@@ -104,6 +106,33 @@ test_pinned_memory_arguments (void)
   ce_assert_status (ce_cuda_host_free (NULL, &any), CE_STATUS_OK);
 }
 
+/* The frame calls without a context: refused, whatever else they get. */
+static void
+test_frame_calls_without_a_context (void)
+{
+  uint8_t pixels[16 * 16] = { 0 }, out[32 * 32];
+  ce_edge_params params;
+  ce_frame frame;
+
+  ce_edge_params_init (&params);
+  memset (&frame, 0, sizeof frame);
+  frame.format = CE_FORMAT_GRAY8;
+  frame.width = 16;
+  frame.height = 16;
+  frame.data = pixels;
+  frame.stride = 16;
+
+  ce_assert_invalid (ce_cuda_edge_frame (NULL, &frame, &params, out, 32,
+          NULL), "ctx");
+  ce_assert_invalid (ce_cuda_edge_frame_submit (NULL, 0, &frame, &params,
+          out, 32), "ctx");
+  ce_assert_invalid (ce_cuda_upscale2x_frame (NULL, pixels, 16, 16, 16, 1,
+          out, 32, NULL), "ctx");
+  ce_assert_invalid (ce_cuda_upscale2x_frame_submit (NULL, 0, pixels, 16,
+          16, 16, 1, out, 32), "ctx");
+  ce_assert_invalid (ce_cuda_frame_wait (NULL, 0, NULL), "ctx");
+}
+
 void
 ce_test_register_cuda_entry (void)
 {
@@ -112,4 +141,6 @@ ce_test_register_cuda_entry (void)
   ce_test_add ("/cuda-entry/context-arguments", test_context_arguments);
   ce_test_add ("/cuda-entry/pinned-memory-arguments",
       test_pinned_memory_arguments);
+  ce_test_add ("/cuda-entry/frame-calls-without-a-context",
+      test_frame_calls_without_a_context);
 }
