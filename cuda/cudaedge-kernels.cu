@@ -233,9 +233,16 @@ ce_kernels_probe (void)
  * period of the rows of horizontal sums) and of FUSED_PREFETCH.  15 would
  * rename the Sobel's windows too (3 B rows); 5 keeps a few moves for
  * them but has a third of the code, which the instruction cache holds,
- * and fewer spilled registers: measured faster (PERFORMANCE.md). */
+ * and fewer spilled registers: measured faster (PERFORMANCE.md).  The
+ * l2 edges, whose loop is the shortest of the blurred outputs, take 10
+ * rows, which renames the window's two rows of B: measured faster there
+ * from 4096x4096 up, and slower for the l1 edges ("gy from column
+ * differences"). */
 #ifndef FUSED_UNROLL
 #define FUSED_UNROLL 5
+#endif
+#ifndef FUSED_UNROLL_L2_EDGES
+#define FUSED_UNROLL_L2_EDGES 10
 #endif
 
 /* The weights of ce_hpass_packed, in constant memory: its dot products
@@ -292,8 +299,8 @@ ce_vpass (uint32_t a, uint32_t b, uint32_t c, uint32_t d, uint32_t e)
  * such offset floats are exact, so the Sobel is made of them:
  *   gx = d_p + 2 d_c + d_n, with d = B[m+2] - B[m] in each B row;
  *   gy = s_n - s_p, with s = B[m] + 2 B[m+1] + B[m+2] (kept offset);
- * d and s are made once per B row (ce_brow); the row loops keep only the
- * sums later rows need (ce_sobel_win). */
+ * d and s are made once per B row (ce_brow) in the general strips; the
+ * interior's row loops keep only what later rows need (ce_sobel_win). */
 #define CE_FOFF 8388608.0f              /* 2^23 */
 #define CE_FOFF_BITS 0x4b000000u
 
@@ -370,29 +377,39 @@ ce_sobel_rows (const ce_brow & p, const ce_brow & c, const ce_brow & n,
 }
 
 /* The same on a stream of B rows, keeping only what later rows need:
- * after B rows ... j - 1, j, a holds d (j - 1) + 2 d (j) and d, s0 and s1
- * hold d (j), s (j - 1) and s (j). */
+ * after B rows ... j - 1, j, a holds d (j - 1) + 2 d (j), d holds d (j),
+ * and fp and fc the offset floats of B rows j - 1 and j.  gy is taken
+ * across the columns of the rows' differences, gy = e[m] + 2 e[m+1] +
+ * e[m+2] with e = B (j + 1) - B (j - 1): 6 differences and 2
+ * instructions a pixel, where the sums s above take 3 a pixel and their
+ * difference one more (PERFORMANCE.md, "gy from column differences"). */
 struct ce_sobel_win
 {
-  float a[FUSED_PX], d[FUSED_PX], s0[FUSED_PX], s1[FUSED_PX];
+  float a[FUSED_PX], d[FUSED_PX], fp[6], fc[6];
 };
 
 /* Takes B row j + 1 (offset floats of columns X-1 ... X+4) and gives gx
  * and gy of output row j.  The first two rows of a strip only fill the
- * window (start from a zero window, and ignore their gx and gy). */
+ * window (start from any window, and ignore their gx and gy). */
 static __device__ __forceinline__ void
 ce_sobel_push (ce_sobel_win & w, const float f[6], ce_grad & g)
 {
-  ce_brow r;
-  ce_brow_make (f, r);
+  float dv[6];                  /* e, exact: offsets cancel */
+#pragma unroll
+  for (int q = 0; q < 6; q++)
+    dv[q] = f[q] - w.fp[q];
 #pragma unroll
   for (int m = 0; m < FUSED_PX; m++) {
-    g.x[m] = w.a[m] + r.d[m];
-    g.y[m] = r.s[m] - w.s0[m];
-    w.a[m] = fmaf (2.0f, r.d[m], w.d[m]);
-    w.d[m] = r.d[m];
-    w.s0[m] = w.s1[m];
-    w.s1[m] = r.s[m];
+    const float d = f[m + 2] - f[m];
+    g.x[m] = w.a[m] + d;
+    g.y[m] = fmaf (2.0f, dv[m + 1], dv[m]) + dv[m + 2];
+    w.a[m] = fmaf (2.0f, d, w.d[m]);
+    w.d[m] = d;
+  }
+#pragma unroll
+  for (int q = 0; q < 6; q++) {
+    w.fp[q] = w.fc[q];
+    w.fc[q] = f[q];
   }
 }
 
@@ -401,7 +418,10 @@ ce_sobel_win_init (ce_sobel_win & w)
 {
 #pragma unroll
   for (int m = 0; m < FUSED_PX; m++)
-    w.a[m] = w.d[m] = w.s0[m] = w.s1[m] = 0.0f;
+    w.a[m] = w.d[m] = 0.0f;
+#pragma unroll
+  for (int q = 0; q < 6; q++)
+    w.fp[q] = w.fc[q] = CE_FOFF;
 }
 
 /* The threshold as the kernels compare it (ce_fconsts_make). */
@@ -638,7 +658,7 @@ ce_edge_out_open (const ce_grad & g, const ce_fconsts & k, bool &open_row)
                                    edges: lim - s or lim - q, whose sign
                                    is the output */
   uint32_t out = 0;
-  float near = ce_u2f (0x7f800000u);    /* l2 edges: min |lim - q| */
+  float near = 0.0f;            /* l2 edges: min |lim - q| */
   float far = 0.0f;             /* l2 magnitude: max |fraction - 1/2| */
 
   CE_HD_UNROLL
@@ -652,7 +672,7 @@ ce_edge_out_open (const ce_grad & g, const ce_fconsts & k, bool &open_row)
     } else if (OUTPUT == CE_OUTPUT_EDGES) {
       const float e = fmaf (-g.x[m], g.x[m], fmaf (-g.y[m], g.y[m], k.lim));
       t[m] = ce_f2u (e);
-      near = fminf (near, fabsf (e));
+      near = m == 0 ? fabsf (e) : fminf (near, fabsf (e));
     } else {
       const float u = ce_l2_u < SCALE > (g.x[m], g.y[m]);
       t[m] = ce_f2u (ce_fadd_rz (u, CE_FOFF));
@@ -934,7 +954,8 @@ edge_fused_interior (const uint8_t * __restrict__ luma, size_t luma_pitch,
 {
   constexpr int R = BLUR ? 2 : 0;       /* blur radius in rows */
   constexpr int P = 2 * R + 2;  /* Y rows read before the first output */
-  constexpr int UNROLL = FUSED_UNROLL;
+  constexpr int UNROLL = NORM == CE_NORM_L2 && OUTPUT == CE_OUTPUT_EDGES ?
+      FUSED_UNROLL_L2_EDGES : FUSED_UNROLL;
   constexpr int G = PX / 4;     /* groups of 4 columns */
   constexpr int NW = G + 2;     /* words a row: bytes X - 4 ... X + PX + 3 */
   constexpr int NP = 2 * G + 1; /* pairs of B: columns X - 1 ... X + PX */
