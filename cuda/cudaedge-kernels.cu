@@ -234,10 +234,9 @@ ce_kernels_probe (void)
  * rename the Sobel's windows too (3 B rows); 5 keeps a few moves for
  * them but has a third of the code, which the instruction cache holds,
  * and fewer spilled registers: measured faster (PERFORMANCE.md).  The
- * l2 edges, whose loop is the shortest of the blurred outputs, take 10
- * rows, which renames the window's two rows of B: measured faster there
- * from 4096x4096 up, and slower for the l1 edges ("gy from column
- * differences"). */
+ * l2 edges on floats take 10 rows, which renames the window's two rows
+ * of B: measured faster there, and slower for the l1 edges and the l2
+ * edges on integers ("gy from column differences"). */
 #ifndef FUSED_UNROLL
 #define FUSED_UNROLL 5
 #endif
@@ -954,8 +953,8 @@ edge_fused_interior (const uint8_t * __restrict__ luma, size_t luma_pitch,
 {
   constexpr int R = BLUR ? 2 : 0;       /* blur radius in rows */
   constexpr int P = 2 * R + 2;  /* Y rows read before the first output */
-  constexpr int UNROLL = NORM == CE_NORM_L2 && OUTPUT == CE_OUTPUT_EDGES ?
-      FUSED_UNROLL_L2_EDGES : FUSED_UNROLL;
+  constexpr int UNROLL = NORM == CE_NORM_L2 && OUTPUT == CE_OUTPUT_EDGES &&
+      !CE_INT_FORM (NORM, OUTPUT, L2I) ? FUSED_UNROLL_L2_EDGES : FUSED_UNROLL;
   constexpr int G = PX / 4;     /* groups of 4 columns */
   constexpr int NW = G + 2;     /* words a row: bytes X - 4 ... X + PX + 3 */
   constexpr int NP = 2 * G + 1; /* pairs of B: columns X - 1 ... X + PX */
