@@ -300,6 +300,14 @@ ce_vpass (uint32_t a, uint32_t b, uint32_t c, uint32_t d, uint32_t e)
  *   gy = s_n - s_p, with s = B[m] + 2 B[m+1] + B[m+2] (kept offset);
  * d and s are made once per B row (ce_brow) in the general strips; the
  * interior's row loops keep only what later rows need (ce_sobel_win). */
+/* #pragma unroll in code the host compiles too (the host's compiler does
+ * not know it). */
+#ifdef __CUDA_ARCH__
+#define CE_HD_UNROLL _Pragma ("unroll")
+#else
+#define CE_HD_UNROLL
+#endif
+
 #define CE_FOFF 8388608.0f              /* 2^23 */
 #define CE_FOFF_BITS 0x4b000000u
 
@@ -390,14 +398,14 @@ struct ce_sobel_win
 /* Takes B row j + 1 (offset floats of columns X-1 ... X+4) and gives gx
  * and gy of output row j.  The first two rows of a strip only fill the
  * window (start from any window, and ignore their gx and gy). */
-static __device__ __forceinline__ void
+static __host__ __device__ __forceinline__ void
 ce_sobel_push (ce_sobel_win & w, const float f[6], ce_grad & g)
 {
   float dv[6];                  /* e, exact: offsets cancel */
-#pragma unroll
+CE_HD_UNROLL
   for (int q = 0; q < 6; q++)
     dv[q] = f[q] - w.fp[q];
-#pragma unroll
+CE_HD_UNROLL
   for (int m = 0; m < FUSED_PX; m++) {
     const float d = f[m + 2] - f[m];
     g.x[m] = w.a[m] + d;
@@ -405,20 +413,20 @@ ce_sobel_push (ce_sobel_win & w, const float f[6], ce_grad & g)
     w.a[m] = fmaf (2.0f, d, w.d[m]);
     w.d[m] = d;
   }
-#pragma unroll
+CE_HD_UNROLL
   for (int q = 0; q < 6; q++) {
     w.fp[q] = w.fc[q];
     w.fc[q] = f[q];
   }
 }
 
-static __device__ __forceinline__ void
+static __host__ __device__ __forceinline__ void
 ce_sobel_win_init (ce_sobel_win & w)
 {
-#pragma unroll
+CE_HD_UNROLL
   for (int m = 0; m < FUSED_PX; m++)
     w.a[m] = w.d[m] = 0.0f;
-#pragma unroll
+CE_HD_UNROLL
   for (int q = 0; q < 6; q++)
     w.fp[q] = w.fc[q] = CE_FOFF;
 }
@@ -538,14 +546,6 @@ ce_byte_perm (uint32_t a, uint32_t b, uint32_t sel)
   return ce_prmt (a, b, sel & 0x7777u);
 #endif
 }
-
-/* #pragma unroll in code the host compiles too (the host's compiler does
- * not know it). */
-#ifdef __CUDA_ARCH__
-#define CE_HD_UNROLL _Pragma ("unroll")
-#else
-#define CE_HD_UNROLL
-#endif
 
 #ifndef __CUDA_ARCH__
 /* ce_fused_out_host: ulps the host's root is moved by, standing for
@@ -3026,6 +3026,35 @@ ce_upscale2x_host (const uint8_t * src, size_t src_pitch, int width,
                 vec != 0);
   if (stores_whole)
     *stores_whole = vec;
+  return 0;
+}
+
+/* The interior's rolling Sobel window on the host (cudaedge-testing.h). */
+extern "C" int
+ce_fused_sobel_window_host (const int32_t * b, int rows, int32_t * gx,
+    int32_t * gy)
+{
+  ce_sobel_win w;
+  ce_grad g;
+
+  if (b == NULL || gx == NULL || gy == NULL || rows < 3)
+    return -1;
+  for (long i = 0; i < 6L * rows; i++)
+    if (b[i] < 0 || b[i] > 255 * CE_BLUR_SCALE)
+      return -1;
+  ce_sobel_win_init (w);
+  for (int r = 0; r < rows; r++) {
+    float f[6];
+    for (int q = 0; q < 6; q++)
+      f[q] = CE_FOFF + (float) b[6 * r + q];    /* as ce_unpack_pairs () */
+    ce_sobel_push (w, f, g);
+    if (r < 2)
+      continue;
+    for (int m = 0; m < FUSED_PX; m++) {
+      gx[FUSED_PX * (r - 2) + m] = (int32_t) g.x[m];
+      gy[FUSED_PX * (r - 2) + m] = (int32_t) g.y[m];
+    }
+  }
   return 0;
 }
 

@@ -277,6 +277,17 @@ ce_fused_out_host (const ce_edge_consts * consts, const int32_t gx[4],
   return -1;
 }
 
+int
+ce_fused_sobel_window_host (const int32_t * b, int rows, int32_t * gx,
+    int32_t * gy)
+{
+  (void) b;
+  (void) rows;
+  (void) gx;
+  (void) gy;
+  return -1;
+}
+
 unsigned long
 ce_cuda_dev_graph_launches (const struct ce_cuda_dev *dev)
 {

@@ -74,6 +74,18 @@ int ce_fused_set_l2_edges_form (int form);
 int ce_fused_out_host (const ce_edge_consts * consts, const int32_t gx[4],
     const int32_t gy[4], int root_ulps, uint32_t * out, int *open);
 
+/* The gradients that the fused kernels' interior row loop makes with its
+ * rolling Sobel window (on floats), run on the host: @b holds @rows (at
+ * least 3) rows of 6 columns of B (b[6 r + q]: row r, column q; each 0
+ * ... 255 times the blur's scale), and @gx, @gy receive 4 (rows - 2)
+ * values, gx[4 j + m] and gy[4 j + m] for output row j (between B rows
+ * j and j + 2) and column m (between columns m and m + 2).  So the
+ * window's arithmetic can be checked against the Sobel's definition
+ * without a GPU.  0 done; -1 on bad arguments or when the core is built
+ * without CUDA. */
+int ce_fused_sobel_window_host (const int32_t * b, int rows, int32_t * gx,
+    int32_t * gy);
+
 /* Output rows [row0, row1) of the 2x upscale of @src into @dst, made by
  * the upscale kernel's own per-thread code run on the host over every
  * thread of the grid one launch would have on a GPU that allows

@@ -332,6 +332,82 @@ test_sign_bytes_from_every_sign_pattern (void)
   }
 }
 
+/* The interior's rolling Sobel window (gx from each row's column
+ * differences, gy from the columns of two rows' differences) against the
+ * Sobel's definition on B: strips of random B, of B at its ends (0 and
+ * the largest, 255 S, where |gx| and |gy| reach 4 of it), and of steps. */
+#define WINDOW_ROWS 37
+
+static int32_t
+b_at (const int32_t * b, int r, int q)
+{
+  return b[6 * r + q];
+}
+
+static void
+test_sobel_window_matches_the_definition (void)
+{
+  const int32_t bmax = 255 * CE_BLUR_SCALE;
+  int32_t b[6 * WINDOW_ROWS], gx[4 * (WINDOW_ROWS - 2)],
+      gy[4 * (WINDOW_ROWS - 2)];
+
+  for (int kind = 0; kind < 4; kind++)
+    for (int rep = 0; rep < 50; rep++) {
+      for (int r = 0; r < WINDOW_ROWS; r++)
+        for (int q = 0; q < 6; q++) {
+          int32_t v;
+          switch (kind) {
+            case 0:            /* random */
+              v = ce_test_rand_range (0, bmax);
+              break;
+            case 1:            /* only the ends */
+              v = ce_test_rand () & 1 ? bmax : 0;
+              break;
+            case 2:            /* a step across the columns */
+              v = q >= 3 ? bmax : 0;
+              if (rep & 1)
+                v = bmax - v;
+              break;
+            default:           /* a step across the rows */
+              v = r >= WINDOW_ROWS / 2 ? bmax : 0;
+              if (rep & 1)
+                v = bmax - v;
+              break;
+          }
+          b[6 * r + q] = v;
+        }
+      g_assert_cmpint (ce_fused_sobel_window_host (b, WINDOW_ROWS, gx, gy),
+          ==, 0);
+      for (int j = 0; j < WINDOW_ROWS - 2; j++)
+        for (int m = 0; m < 4; m++) {
+          const int32_t want_x =
+              (b_at (b, j, m + 2) + 2 * b_at (b, j + 1, m + 2) +
+              b_at (b, j + 2, m + 2)) - (b_at (b, j, m) +
+              2 * b_at (b, j + 1, m) + b_at (b, j + 2, m));
+          const int32_t want_y =
+              (b_at (b, j + 2, m) + 2 * b_at (b, j + 2, m + 1) +
+              b_at (b, j + 2, m + 2)) - (b_at (b, j, m) +
+              2 * b_at (b, j, m + 1) + b_at (b, j, m + 2));
+          if (gx[4 * j + m] != want_x || gy[4 * j + m] != want_y) {
+            ce_test_fail ("strip kind %d: row %d column %d gives (%d, %d), "
+                "the definition (%d, %d)", kind, j, m, gx[4 * j + m],
+                gy[4 * j + m], want_x, want_y);
+            return;
+          }
+        }
+    }
+  /* bad arguments are refused */
+  g_assert_cmpint (ce_fused_sobel_window_host (b, 2, gx, gy), ==, -1);
+  b[7] = bmax + 1;
+  g_assert_cmpint (ce_fused_sobel_window_host (b, WINDOW_ROWS, gx, gy),
+      ==, -1);
+  b[7] = -1;
+  g_assert_cmpint (ce_fused_sobel_window_host (b, WINDOW_ROWS, gx, gy),
+      ==, -1);
+  g_assert_cmpint (ce_fused_sobel_window_host (NULL, WINDOW_ROWS, gx, gy),
+      ==, -1);
+}
+
 void
 ce_test_register_fused_out (void)
 {
@@ -347,4 +423,6 @@ ce_test_register_fused_out (void)
       test_l2_magnitude_every_pair_without_blur);
   ce_test_add ("/cuda/fused-out/sign-bytes-from-every-sign-pattern",
       test_sign_bytes_from_every_sign_pattern);
+  ce_test_add ("/cuda/fused-out/sobel-window-matches-the-definition",
+      test_sobel_window_matches_the_definition);
 }
