@@ -217,7 +217,8 @@ ce_kernels_probe (void)
 #endif
 /* Rows an interior strip loads ahead of the row it filters, so that
  * loads are in flight while rows are filtered (a divisor of
- * FUSED_UNROLL: 5, or 3 with FUSED_UNROLL 15). */
+ * FUSED_UNROLL and FUSED_UNROLL_L2_EDGES: 5, or 3 with FUSED_UNROLL
+ * 15). */
 #ifndef FUSED_PREFETCH
 #define FUSED_PREFETCH 5
 #endif
@@ -230,18 +231,19 @@ ce_kernels_probe (void)
 #define FUSED_TH_TARGET 24
 #endif
 /* Rows an interior strip's loop is unrolled over, a multiple of 5 (the
- * period of the rows of horizontal sums) and of FUSED_PREFETCH.  15 would
- * rename the Sobel's windows too (3 B rows); 5 keeps a few moves for
- * them but has a third of the code, which the instruction cache holds,
- * and fewer spilled registers: measured faster (PERFORMANCE.md).  The
- * l2 edges on floats take 10 rows, which renames the window's two rows
- * of B: measured faster there, and slower for the l1 edges and the l2
- * edges on integers ("gy from column differences"). */
+ * period of the rows of horizontal sums) and of FUSED_PREFETCH.  A
+ * multiple of the Sobel window's period too would rename its rows
+ * instead of moving them at the loop's end (15 for the integer form's 3
+ * B rows, 10 for the float form's 2), but 5 has less code, which the
+ * instruction cache holds, and fewer spilled registers: measured faster
+ * (PERFORMANCE.md), except for the l2 edges on floats, which take
+ * FUSED_UNROLL_L2_EDGES, twice FUSED_UNROLL when that is odd ("gy from
+ * column differences"). */
 #ifndef FUSED_UNROLL
 #define FUSED_UNROLL 5
 #endif
 #ifndef FUSED_UNROLL_L2_EDGES
-#define FUSED_UNROLL_L2_EDGES 10
+#define FUSED_UNROLL_L2_EDGES (FUSED_UNROLL % 2 ? 2 * FUSED_UNROLL : FUSED_UNROLL)
 #endif
 
 /* The weights of ce_hpass_packed, in constant memory: its dot products
@@ -936,7 +938,8 @@ template < int E > struct ce_unroll <E, E >
 
 /* The strips whose reads all fall inside the frame (most of them): no
  * border rule and no per-row checks.  The row loop is unrolled over
- * FUSED_UNROLL rows, a whole period of the rows of horizontal sums, so
+ * UNROLL rows (FUSED_UNROLL, or FUSED_UNROLL_L2_EDGES for the l2 edges
+ * on floats), whole periods of the rows of horizontal sums, so
  * that their window is renamed registers instead of moves, and it leaves
  * after any row, so a strip may have any height.  Rows are loaded
  * FUSED_PREFETCH rows ahead.  Same arithmetic as the general path below.
@@ -3039,20 +3042,20 @@ ce_fused_sobel_window_host (const int32_t * b, int rows, int32_t * gx,
 
   if (b == NULL || gx == NULL || gy == NULL || rows < 3)
     return -1;
-  for (long i = 0; i < 6L * rows; i++)
+  for (size_t i = 0; i < (size_t) 6 * (size_t) rows; i++)
     if (b[i] < 0 || b[i] > 255 * CE_BLUR_SCALE)
       return -1;
   ce_sobel_win_init (w);
   for (int r = 0; r < rows; r++) {
     float f[6];
     for (int q = 0; q < 6; q++)
-      f[q] = CE_FOFF + (float) b[6 * r + q];    /* as ce_unpack_pairs () */
+      f[q] = CE_FOFF + (float) b[(size_t) 6 * r + q];   /* as ce_unpack_pairs () */
     ce_sobel_push (w, f, g);
     if (r < 2)
       continue;
     for (int m = 0; m < FUSED_PX; m++) {
-      gx[FUSED_PX * (r - 2) + m] = (int32_t) g.x[m];
-      gy[FUSED_PX * (r - 2) + m] = (int32_t) g.y[m];
+      gx[(size_t) FUSED_PX * (r - 2) + m] = (int32_t) g.x[m];
+      gy[(size_t) FUSED_PX * (r - 2) + m] = (int32_t) g.y[m];
     }
   }
   return 0;

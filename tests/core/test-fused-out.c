@@ -376,6 +376,8 @@ test_sobel_window_matches_the_definition (void)
           }
           b[6 * r + q] = v;
         }
+      for (int i = 0; i < 4 * (WINDOW_ROWS - 2); i++)
+        gx[i] = gy[i] = INT32_MIN;      /* none of them a gradient */
       g_assert_cmpint (ce_fused_sobel_window_host (b, WINDOW_ROWS, gx, gy),
           ==, 0);
       for (int j = 0; j < WINDOW_ROWS - 2; j++)
@@ -405,6 +407,11 @@ test_sobel_window_matches_the_definition (void)
   g_assert_cmpint (ce_fused_sobel_window_host (b, WINDOW_ROWS, gx, gy),
       ==, -1);
   g_assert_cmpint (ce_fused_sobel_window_host (NULL, WINDOW_ROWS, gx, gy),
+      ==, -1);
+  b[7] = 0;
+  g_assert_cmpint (ce_fused_sobel_window_host (b, WINDOW_ROWS, NULL, gy),
+      ==, -1);
+  g_assert_cmpint (ce_fused_sobel_window_host (b, WINDOW_ROWS, gx, NULL),
       ==, -1);
 }
 
