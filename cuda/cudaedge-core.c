@@ -70,6 +70,11 @@ ce_check_size (int width, int height)
     ce_set_error ("height must be at least 1 (got %d)", height);
     return CE_STATUS_INVALID_ARGUMENT;
   }
+  if (width > CE_MAX_SIZE || height > CE_MAX_SIZE) {
+    ce_set_error ("%dx%d is too large (at most %d a side)", width, height,
+        CE_MAX_SIZE);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
   return CE_STATUS_OK;
 }
 

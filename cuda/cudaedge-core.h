@@ -178,6 +178,12 @@ ce_status ce_ref_edge (const uint8_t * y, size_t y_stride, int width,
 ce_status ce_ref_edge_frame (const ce_frame * src,
     const ce_edge_params * params, uint8_t * dst, size_t dst_stride);
 
+/* The largest width or height any call takes (2^28, spelled out so that
+ * caps strings can carry it): every coordinate the border rule folds,
+ * and twice any index of a row, stay in an int.  Larger sizes are
+ * refused with CE_STATUS_INVALID_ARGUMENT. */
+#define CE_MAX_SIZE 268435456
+
 /* The largest input width or height the upscale takes: its output
  * (twice as large) must still fit an int. */
 #define CE_UPSCALE_MAX_SIZE (1 << 28)

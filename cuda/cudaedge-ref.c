@@ -162,8 +162,8 @@ ce_ref_sobel (const uint16_t * b, size_t b_stride, int width, int height,
       int gy = (B (-1, 1) + 2 * B (0, 1) + B (1, 1))
           - (B (-1, -1) + 2 * B (0, -1) + B (1, -1));
 #undef B
-      d[2 * x] = gx;
-      d[2 * x + 1] = gy;
+      d[2 * (size_t) x] = gx;
+      d[2 * (size_t) x + 1] = gy;
     }
   }
   return CE_STATUS_OK;
@@ -203,7 +203,8 @@ ce_ref_threshold (const int32_t * grad, size_t grad_stride, int width,
     uint8_t *d = ROW (uint8_t, dst, dst_stride, y);
 
     for (x = 0; x < width; x++)
-      d[x] = ce_edge_value (g[2 * x], g[2 * x + 1], consts->limit,
+      d[x] = ce_edge_value (g[2 * (size_t) x], g[2 * (size_t) x + 1],
+          consts->limit,
           consts->scale, consts->norm, consts->output);
   }
   return CE_STATUS_OK;

@@ -373,6 +373,50 @@ CE_TEST (test_edge_properties_introspection)
 
 GST_END_TEST;
 
+/* The pad templates say which sizes the element takes, 1 ... 2^28 a
+ * side (the core's limit), and a larger input is not negotiated. */
+CE_TEST (test_pad_templates_give_the_sizes)
+{
+  static const gchar *const pads[] = { "sink", "src" };
+  GstElement *e = gst_object_ref_sink (new_edge ("cpu"));
+  GstHarness *h;
+  GstCaps *caps;
+  guint p;
+
+  for (p = 0; p < G_N_ELEMENTS (pads); p++) {
+    GstPad *pad = gst_element_get_static_pad (e, pads[p]);
+    guint i;
+
+    caps = gst_pad_get_pad_template_caps (pad);
+    fail_if (gst_caps_is_empty (caps));
+    for (i = 0; i < gst_caps_get_size (caps); i++) {
+      const GstStructure *st = gst_caps_get_structure (caps, i);
+      const gchar *dims[] = { "width", "height" };
+      guint d;
+
+      for (d = 0; d < 2; d++) {
+        const GValue *v = gst_structure_get_value (st, dims[d]);
+
+        fail_unless (v && GST_VALUE_HOLDS_INT_RANGE (v));
+        fail_unless_equals_int (gst_value_get_int_range_min (v), 1);
+        fail_unless_equals_int (gst_value_get_int_range_max (v), 1 << 28);
+      }
+    }
+    gst_caps_unref (caps);
+    gst_object_unref (pad);
+  }
+  gst_object_unref (e);
+
+  h = gst_harness_new_with_element (new_edge ("cpu"), "sink", "src");
+  gst_harness_set_src_caps_str (h, "video/x-raw,format=GRAY8,"
+      "width=268435457,height=1,framerate=30/1");
+  fail_unless_equals_int (gst_harness_push (h, gst_buffer_new ()),
+      GST_FLOW_NOT_NEGOTIATED);
+  gst_harness_teardown (h);
+}
+
+GST_END_TEST;
+
 int
 main (int argc, char **argv)
 {

@@ -1022,6 +1022,23 @@ test_reference_functions_reject_bad_arguments (void)
   f.width = 4;
   f.height = -1;
   ce_assert_invalid (ce_frame_validate (&f), "height");
+  /* at most CE_MAX_SIZE a side (refused before any byte is read) */
+  f.width = CE_MAX_SIZE + 1;
+  f.stride = (size_t) CE_MAX_SIZE + 1;
+  f.height = 1;
+  ce_assert_invalid (ce_frame_validate (&f), "too large");
+  ce_assert_invalid (ce_ref_edge_frame (&f, &p, d, f.stride), "too large");
+  ce_assert_invalid (ce_ref_blur (y, f.stride, CE_MAX_SIZE + 1, 1,
+          CE_BORDER_REFLECT, b, 2 * f.stride), "too large");
+  f.width = 1;
+  f.stride = 4;
+  f.height = CE_MAX_SIZE + 1;
+  ce_assert_invalid (ce_frame_validate (&f), "too large");
+  f.height = INT_MAX;
+  ce_assert_invalid (ce_frame_validate (&f), "too large");
+  f.height = CE_MAX_SIZE;
+  ce_assert_status (ce_frame_validate (&f), CE_STATUS_OK);
+  f.width = 4;
   f.height = 4;
   f.stride = 3;
   ce_assert_invalid (ce_frame_validate (&f), "stride");
