@@ -98,8 +98,11 @@ gst_ce_base_filter_validate_input (GstCeBaseFilter * self,
 
   meta = gst_buffer_get_video_meta (buffer);
   if (meta) {
+    /* A meta larger than the caps describes padding around the picture
+     * (its top-left width x height), as gst_video_frame_map () takes
+     * it; a smaller one does not hold the picture. */
     if (meta->format != GST_VIDEO_INFO_FORMAT (info)
-        || meta->width != width || meta->height != height
+        || meta->width < width || meta->height < height
         || meta->n_planes != GST_VIDEO_INFO_N_PLANES (info))
       goto meta_mismatch;
     /* Only plane 0 is read, but every plane of the meta must lie in the
@@ -238,6 +241,11 @@ gst_ce_base_filter_map_frames (GstCeBaseFilter * self, GstBuffer * inbuf,
 
   if (!gst_video_frame_map (in, &filter->in_info, inbuf, in_flags))
     goto map_in_failed;
+  /* A video meta larger than the caps maps as a frame of the meta's size;
+   * the picture is its top-left part, of the caps' size
+   * (gst_ce_base_filter_validate_input). */
+  in->info.width = GST_VIDEO_INFO_WIDTH (&filter->in_info);
+  in->info.height = GST_VIDEO_INFO_HEIGHT (&filter->in_info);
   if (!gst_video_frame_map (out, &filter->out_info, outbuf, out_flags)) {
     /* Unmapped and cleared: a caller that frees a job with both frames
      * (gst_ce_job_free) must not unmap it again. */

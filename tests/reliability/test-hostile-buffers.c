@@ -598,11 +598,49 @@ CE_TEST (test_meta_format_other_than_caps_is_an_error)
 
 GST_END_TEST;
 
-CE_TEST (test_meta_size_other_than_caps_is_an_error)
+CE_TEST (test_meta_smaller_than_caps_is_an_error)
 {
   check_meta_mismatch (0, 16, 24);
   check_meta_mismatch (0, 32, 12);
-  check_meta_mismatch (0, 64, 48);
+  check_meta_mismatch (0, 31, 24);
+  check_meta_mismatch (0, 64, 23);
+}
+
+GST_END_TEST;
+
+/* A meta larger than the caps: the picture is its top-left caps-sized
+ * part, the rest padding (as gst_video_frame_map () takes it); processed,
+ * and the output is the reference of that part. */
+CE_TEST (test_meta_larger_than_caps_is_padding)
+{
+  static const gint sizes[][2] = { {64, 48}, {33, 24}, {32, 25} };
+  guint i, k;
+
+  for (i = next_target (0); i < G_N_ELEMENTS (targets);
+      i = next_target (i + 1)) {
+    for (k = 0; k < G_N_ELEMENTS (sizes); k++) {
+      const Target *t = &targets[i];
+      gint w = 32, h = 24, mw = sizes[k][0], mh = sizes[k][1];
+      GstVideoInfo meta_info;
+      guint8 *bytes, *expected;
+      CeTestFixture f;
+      GstBuffer *in;
+
+      gst_video_info_set_format (&meta_info, t->gst_format, mw, mh);
+      bytes = random_bytes (GST_VIDEO_INFO_SIZE (&meta_info), mw + 3 * mh);
+      expected = reference (t, bytes, GST_VIDEO_INFO_PLANE_STRIDE (&meta_info,
+              0), w, h);
+      in = gst_buffer_new_memdup (bytes, GST_VIDEO_INFO_SIZE (&meta_info));
+      gst_buffer_add_video_meta (in, GST_VIDEO_FRAME_FLAG_NONE,
+          t->gst_format, mw, mh);
+      start (&f, t, w, h);
+      push_expect_error_or_output (&f, t, in, expected, w, h);
+      fail_unless_equals_int (gst_harness_buffers_received (f.h), 1);
+      ce_test_fixture_stop (&f);
+      g_free (expected);
+      g_free (bytes);
+    }
+  }
 }
 
 GST_END_TEST;
