@@ -254,6 +254,8 @@ static void gst_cuda_edge_set_property (GObject * object, guint prop_id,
     const GValue * value, GParamSpec * pspec);
 static void gst_cuda_edge_get_property (GObject * object, guint prop_id,
     GValue * value, GParamSpec * pspec);
+static gboolean gst_cuda_edge_transform_meta (GstBaseTransform * trans,
+    GstBuffer * outbuf, GstMeta * meta, GstBuffer * inbuf);
 static GstCaps *gst_cuda_edge_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter);
 
@@ -445,6 +447,26 @@ gst_cuda_edge_get_params (GstCeBaseFilter * base, gpointer params)
   p->format = self->format;
 }
 
+/* The edge map keeps the picture's size and orientation, not its
+ * colours: metadata that depends on nothing else (regions of interest,
+ * crops...) is copied; the rest (tied to the input's memory or colours,
+ * or tagged in ways unknown here) follows GstVideoFilter's rule. */
+static gboolean
+gst_cuda_edge_transform_meta (GstBaseTransform * trans, GstBuffer * outbuf,
+    GstMeta * meta, GstBuffer * inbuf)
+{
+  static const gchar *const kept[] = { GST_META_TAG_VIDEO_STR,
+    GST_META_TAG_VIDEO_SIZE_STR, GST_META_TAG_VIDEO_ORIENTATION_STR, NULL
+  };
+  const gchar *const *tags = gst_meta_api_type_get_tags (meta->info->api);
+
+  for (; tags && *tags; tags++)
+    if (!g_strv_contains (kept, *tags))
+      return GST_BASE_TRANSFORM_CLASS (parent_class)->transform_meta (trans,
+          outbuf, meta, inbuf);
+  return TRUE;
+}
+
 /* Plane 0 of @in as the core sees it. */
 static void
 gst_cuda_edge_describe (const GstVideoFrame * in, const GstCudaEdgeParams * p,
@@ -576,6 +598,8 @@ gst_cuda_edge_class_init (GstCudaEdgeClass * klass)
 
   trans_class->transform_caps =
       GST_DEBUG_FUNCPTR (gst_cuda_edge_transform_caps);
+  trans_class->transform_meta =
+      GST_DEBUG_FUNCPTR (gst_cuda_edge_transform_meta);
 
   GST_CE_BASE_FILTER_CLASS_SETUP (GST_CE_BASE_FILTER_CLASS (klass),
       gst_cuda_edge, "cudaedge",

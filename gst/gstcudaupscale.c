@@ -437,22 +437,36 @@ gst_cuda_upscale_set_info (GstCeBaseFilter * base,
   return TRUE;
 }
 
-/* Metadata that does not depend on the picture's size or memory (for
- * example timecodes) is copied; the rest describes the input only. */
+/* The upscale keeps the picture's format and orientation and doubles
+ * its size: metadata that depends on nothing else is copied, and what
+ * depends on the size (regions of interest, crops...) is given to the
+ * output through the meta's own scale transform (as videoscale does);
+ * metadata tied to the input's memory, or tagged in ways unknown here,
+ * is not copied. */
 static gboolean
-gst_cuda_upscale_transform_meta (G_GNUC_UNUSED GstBaseTransform * trans,
-    G_GNUC_UNUSED GstBuffer * outbuf, GstMeta * meta,
-    G_GNUC_UNUSED GstBuffer * inbuf)
+gst_cuda_upscale_transform_meta (GstBaseTransform * trans,
+    GstBuffer * outbuf, GstMeta * meta, GstBuffer * inbuf)
 {
-  GType api = meta->info->api;
+  static const gchar *const known[] = { GST_META_TAG_VIDEO_STR,
+    GST_META_TAG_VIDEO_SIZE_STR, GST_META_TAG_VIDEO_ORIENTATION_STR,
+    GST_META_TAG_VIDEO_COLORSPACE_STR, NULL
+  };
+  const GstMetaInfo *info = meta->info;
+  const gchar *const *tags = gst_meta_api_type_get_tags (info->api);
+  GstVideoFilter *filter = GST_VIDEO_FILTER (trans);
 
-  if (gst_meta_api_type_has_tag (api, g_quark_from_static_string
-          (GST_META_TAG_MEMORY_STR))
-      || gst_meta_api_type_has_tag (api,
-          g_quark_from_static_string (GST_META_TAG_VIDEO_SIZE_STR))
-      || gst_meta_api_type_has_tag (api,
-          g_quark_from_static_string (GST_META_TAG_VIDEO_ORIENTATION_STR)))
+  for (; tags && *tags; tags++)
+    if (!g_strv_contains (known, *tags))
+      return FALSE;
+  if (gst_meta_api_type_has_tag (info->api,
+          g_quark_from_static_string (GST_META_TAG_VIDEO_SIZE_STR))) {
+    GstVideoMetaTransform scale = { &filter->in_info, &filter->out_info };
+
+    if (info->transform_func)
+      info->transform_func (outbuf, meta, inbuf,
+          gst_video_meta_transform_scale_get_quark (), &scale);
     return FALSE;
+  }
   return TRUE;
 }
 

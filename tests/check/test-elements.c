@@ -293,6 +293,57 @@ GST_START_TEST (test_n_buffers_in_n_out_with_metadata)
 
 GST_END_TEST;
 
+/* Metadata that depends on the picture's geometry follows it: a region
+ * of interest is kept as it is by cudaedge (same picture size) and
+ * scaled by cudaupscale; a timecode (no tags) is kept by both; the input's
+ * own video meta is not carried over. */
+GST_START_TEST (test_geometry_metadata_follows_the_picture)
+{
+  const Element *el = ELEMENT;
+  CeTestFixture f;
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  GstVideoRegionOfInterestMeta *roi;
+  GstVideoTimeCodeMeta *tc;
+  GstVideoMeta *vmeta;
+  gint k = el->scale;
+
+  ce_test_fixture_start (&f, new_element (el, NULL), el->stream_format, 32,
+      24);
+  in = ce_test_random_frame (el->stream_format, 32, 24, 3, &info);
+  gst_buffer_add_video_region_of_interest_meta (in, "face", 4, 6, 10, 8);
+  gst_buffer_add_video_time_code_meta_full (in, 30, 1, NULL,
+      GST_VIDEO_TIME_CODE_FLAGS_NONE, 1, 2, 3, 4, 0);
+  fail_unless_equals_int (gst_harness_push (f.h, in), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (f.h, gst_event_new_eos ()));
+  out = gst_harness_pull (f.h);
+  fail_unless (out != NULL);
+
+  roi = gst_buffer_get_video_region_of_interest_meta_id (out, 0);
+  fail_unless (roi != NULL, "%s dropped the region of interest",
+      el->factory);
+  fail_unless_equals_string (g_quark_to_string (roi->roi_type), "face");
+  fail_unless_equals_int (roi->x, 4 * k);
+  fail_unless_equals_int (roi->y, 6 * k);
+  fail_unless_equals_int (roi->w, 10 * k);
+  fail_unless_equals_int (roi->h, 8 * k);
+  tc = gst_buffer_get_video_time_code_meta (out);
+  fail_unless (tc != NULL, "%s dropped the timecode", el->factory);
+  fail_unless_equals_int (tc->tc.hours, 1);
+  fail_unless_equals_int (tc->tc.frames, 4);
+  vmeta = gst_buffer_get_video_meta (out);
+  if (vmeta) {
+    fail_unless_equals_int (vmeta->width, 32 * k);
+    fail_unless_equals_int (vmeta->height, 24 * k);
+    fail_unless_equals_string (gst_video_format_to_string (vmeta->format),
+        output_format (el, el->stream_format));
+  }
+  gst_buffer_unref (out);
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_n_buffers_in_n_out_without_framerate)
 {
   check_n_buffers_in_n_out (ELEMENT, "0/1");
@@ -1402,6 +1453,7 @@ elements_suite (void)
     tcase_add_checked_fixture (tc, NULL, clear_test_hooks);
     ADD (test_n_buffers_in_n_out_with_metadata);
     ADD (test_n_buffers_in_n_out_without_framerate);
+    ADD (test_geometry_metadata_follows_the_picture);
     ADD (test_latency_is_the_frames_held_when_pipelined);
     ADD (test_flush_mid_stream_then_more_buffers);
     ADD (test_eos_passes);
