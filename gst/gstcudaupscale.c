@@ -255,14 +255,50 @@ gst_cuda_upscale_views_apart (GstVideoMultiviewMode mode)
   }
 }
 
-/* The same for the multiview-mode of @s, when it names one. */
+/* Whether @v, a multiview-mode string, names a mode whose views stay
+ * apart. */
 static gboolean
-gst_cuda_upscale_structure_views_apart (const GstStructure * s)
+gst_cuda_upscale_mode_value_apart (const GValue * v)
 {
-  const gchar *mode = gst_structure_get_string (s, "multiview-mode");
+  return G_VALUE_HOLDS_STRING (v) && g_value_get_string (v)
+      && gst_cuda_upscale_views_apart
+      (gst_video_multiview_mode_from_caps_string (g_value_get_string (v)));
+}
 
-  return mode == NULL || gst_cuda_upscale_views_apart
-      (gst_video_multiview_mode_from_caps_string (mode));
+/* Restricts @out's multiview-mode, when it has one (a mode or a list of
+ * them), to the modes whose views stay apart; FALSE when that leaves
+ * nothing. */
+static gboolean
+gst_cuda_upscale_restrict_views (GstStructure * out)
+{
+  const GValue *v = gst_structure_get_value (out, "multiview-mode");
+  GValue kept = G_VALUE_INIT;
+  guint i, n;
+
+  if (!v)
+    return TRUE;
+  if (!GST_VALUE_HOLDS_LIST (v))
+    return gst_cuda_upscale_mode_value_apart (v);
+  g_value_init (&kept, GST_TYPE_LIST);
+  n = gst_value_list_get_size (v);
+  for (i = 0; i < n; i++) {
+    const GValue *mode = gst_value_list_get_value (v, i);
+
+    if (gst_cuda_upscale_mode_value_apart (mode))
+      gst_value_list_append_value (&kept, mode);
+  }
+  n = gst_value_list_get_size (&kept);
+  if (n == 0) {
+    g_value_unset (&kept);
+    return FALSE;
+  }
+  if (n == 1)
+    gst_structure_set_value (out, "multiview-mode",
+        gst_value_list_get_value (&kept, 0));
+  else
+    gst_structure_set_value (out, "multiview-mode", &kept);
+  g_value_unset (&kept);
+  return TRUE;
 }
 
 static GstCaps *
@@ -304,7 +340,7 @@ gst_cuda_upscale_transform_caps (GstBaseTransform * trans,
       gst_structure_free (out);
       continue;
     }
-    if (!gst_cuda_upscale_structure_views_apart (in)) {
+    if (!gst_cuda_upscale_restrict_views (out)) {
       GST_DEBUG_OBJECT (trans, "%" GST_PTR_FORMAT "'s views are interleaved",
           in);
       gst_structure_free (out);

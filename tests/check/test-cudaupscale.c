@@ -494,6 +494,34 @@ CE_TEST (test_interleaved_views_are_not_negotiated)
       "multiview-mode=side-by-side");
   fail_if (gst_caps_is_empty (caps));
   gst_caps_unref (caps);
+  /* in a list, the interleaved modes are left out */
+  caps = upstream_caps_for ("video/x-raw,format=GRAY8,width=8,height=8,"
+      "multiview-mode={ row-interleaved, mono, checkerboard, "
+      "side-by-side }");
+  fail_if (gst_caps_is_empty (caps));
+  for (i = 0; i < gst_caps_get_size (caps); i++) {
+    const GValue *v = gst_structure_get_value (gst_caps_get_structure (caps,
+            i), "multiview-mode");
+
+    fail_unless (v != NULL && GST_VALUE_HOLDS_LIST (v));
+    fail_unless_equals_int (gst_value_list_get_size (v), 2);
+    fail_unless_equals_string (g_value_get_string (gst_value_list_get_value
+            (v, 0)), "mono");
+    fail_unless_equals_string (g_value_get_string (gst_value_list_get_value
+            (v, 1)), "side-by-side");
+  }
+  gst_caps_unref (caps);
+  caps = upstream_caps_for ("video/x-raw,format=GRAY8,width=8,height=8,"
+      "multiview-mode={ row-interleaved, mono }");
+  fail_if (gst_caps_is_empty (caps));
+  for (i = 0; i < gst_caps_get_size (caps); i++)
+    fail_unless_equals_string (gst_structure_get_string
+        (gst_caps_get_structure (caps, i), "multiview-mode"), "mono");
+  gst_caps_unref (caps);
+  caps = upstream_caps_for ("video/x-raw,format=GRAY8,width=8,height=8,"
+      "multiview-mode={ row-interleaved, checkerboard }");
+  assert_caps_empty (caps);
+  gst_caps_unref (caps);
 }
 
 GST_END_TEST;
