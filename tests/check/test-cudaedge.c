@@ -408,6 +408,7 @@ CE_TEST (test_pad_templates_give_the_sizes)
   gst_object_unref (e);
 
   h = gst_harness_new_with_element (new_edge ("cpu"), "sink", "src");
+  gst_object_unref (h->element);        /* the harness holds it */
   gst_harness_set_src_caps_str (h, "video/x-raw,format=GRAY8,"
       "width=268435457,height=1,framerate=30/1");
   fail_unless_equals_int (gst_harness_push (h, gst_buffer_new ()),
