@@ -270,6 +270,9 @@ ce_compare_pixels (const uint8_t * expected, size_t expected_stride,
 
   if (diff)
     memset (diff, 0, sizeof (*diff));
+  if (width <= 0 || height <= 0 || bytes_per_pixel <= 0 || expected == NULL
+      || got == NULL)
+    return 0;                   /* nothing to compare */
   for (y = 0; y < height; y++) {
     const uint8_t *e = expected + (size_t) y * expected_stride;
     const uint8_t *g = got + (size_t) y * got_stride;

@@ -195,7 +195,8 @@ ce_status ce_ref_upscale2x (const uint8_t * src, size_t src_stride,
     size_t dst_stride);
 
 /* Compares two 8-bit images; returns the number of differing bytes and the
- * first difference in row-major order (x in bytes).  0 means identical. */
+ * first difference in row-major order (x in bytes).  0 means identical;
+ * an empty or negative size, or a NULL image, compares nothing (0). */
 typedef struct
 {
   uint64_t count;

@@ -1446,6 +1446,15 @@ test_compare_pixels_counts_pixels_not_bytes (void)
   /* the same bytes as 1-byte pixels: three differ */
   g_assert_cmpint (ce_compare_u8 (e, 12, g, 16, 12, 2, &d), ==, 3);
   g_assert_cmpint (d.x, ==, 5);
+  /* empty or negative sizes and missing images compare nothing (a
+   * negative width once became a huge row) */
+  g_assert_cmpint (ce_compare_u8 (e, 12, g, 16, -1, 2, &d), ==, 0);
+  g_assert_cmpint (d.count, ==, 0);
+  g_assert_cmpint (ce_compare_u8 (e, 12, g, 16, 12, -2, &d), ==, 0);
+  g_assert_cmpint (ce_compare_pixels (e, 12, g, 16, 3, 2, -4, &d), ==, 0);
+  g_assert_cmpint (ce_compare_pixels (e, 12, g, 16, 0, 2, 4, &d), ==, 0);
+  g_assert_cmpint (ce_compare_pixels (NULL, 12, g, 16, 3, 2, 4, &d), ==, 0);
+  g_assert_cmpint (ce_compare_pixels (e, 12, NULL, 16, 3, 2, 4, NULL), ==, 0);
 }
 
 /* ---- cases ---- */
