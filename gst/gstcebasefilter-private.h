@@ -119,6 +119,11 @@ ce_status gst_ce_base_filter_run_cpu (GstCeBaseFilter * self,
     const GstVideoFrame * in, gconstpointer params, guint8 * dst,
     gsize dst_stride);
 
+/* gstceframe.c: maps @buffer as a frame of @info's picture: of @info's
+ * size even where its video meta is larger (padding around it). */
+gboolean gst_ce_base_filter_map_picture (GstVideoFrame * frame,
+    const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags);
+
 /* gstceqos.c: QoS while frames are in flight */
 void gst_ce_qos_reset (GstCeBaseFilter * self);
 void gst_ce_qos_reset_stats (GstCeBaseFilter * self);

@@ -524,9 +524,10 @@ gst_ce_cuda_memory_complete (GstCeBaseFilter * self, guint64 frame,
     gsize row_bytes = (gsize) width * pstride;
     guint8 *h_ref;
 
-    if (!gst_video_frame_map (&in, &filter->in_info, inbuf, GST_MAP_READ))
+    if (!gst_ce_base_filter_map_picture (&in, &filter->in_info, inbuf,
+            GST_MAP_READ))
       goto map_failed;
-    if (!gst_video_frame_map (&out, &filter->out_info, outbuf,
+    if (!gst_ce_base_filter_map_picture (&out, &filter->out_info, outbuf,
             GST_MAP_READ)) {
       gst_video_frame_unmap (&in);
       goto map_failed;

@@ -86,25 +86,26 @@ gst_ce_base_filter_validate_input (GstCeBaseFilter * self,
   gint stride;
   guint width, height;
 
+  width = GST_VIDEO_INFO_WIDTH (info);
+  height = GST_VIDEO_INFO_HEIGHT (info);
+  meta = gst_buffer_get_video_meta (buffer);
+  /* A meta larger than the caps describes padding around the picture
+   * (its top-left width x height), as gst_video_frame_map () takes it; a
+   * smaller one does not hold the picture.  In either memory. */
+  if (meta && (meta->format != GST_VIDEO_INFO_FORMAT (info)
+          || meta->width < width || meta->height < height
+          || meta->n_planes != GST_VIDEO_INFO_N_PLANES (info)))
+    goto meta_mismatch;
+
 #ifdef HAVE_GST_CUDA
   if (GET_PRIV (self)->in_cuda)
     return gst_ce_cuda_memory_validate (self, buffer);
 #endif
 
   size = gst_buffer_get_size (buffer);
-  width = GST_VIDEO_INFO_WIDTH (info);
-  height = GST_VIDEO_INFO_HEIGHT (info);
   row = gst_ce_plane_row_bytes (info->finfo, 0, width);
 
-  meta = gst_buffer_get_video_meta (buffer);
   if (meta) {
-    /* A meta larger than the caps describes padding around the picture
-     * (its top-left width x height), as gst_video_frame_map () takes
-     * it; a smaller one does not hold the picture. */
-    if (meta->format != GST_VIDEO_INFO_FORMAT (info)
-        || meta->width < width || meta->height < height
-        || meta->n_planes != GST_VIDEO_INFO_N_PLANES (info))
-      goto meta_mismatch;
     /* Only plane 0 is read, but every plane of the meta must lie in the
      * buffer, as the caps' layout does without a meta. */
     for (plane = 1; plane < meta->n_planes; plane++) {
@@ -224,6 +225,20 @@ bad_stride:
   }
 }
 
+gboolean
+gst_ce_base_filter_map_picture (GstVideoFrame * frame,
+    const GstVideoInfo * info, GstBuffer * buffer, GstMapFlags flags)
+{
+  if (!gst_video_frame_map (frame, info, buffer, flags))
+    return FALSE;
+  /* A video meta larger than the caps maps as a frame of the meta's
+   * size; the picture is its top-left part, of the caps' size
+   * (gst_ce_base_filter_validate_input). */
+  frame->info.width = GST_VIDEO_INFO_WIDTH (info);
+  frame->info.height = GST_VIDEO_INFO_HEIGHT (info);
+  return TRUE;
+}
+
 static gboolean
 gst_ce_base_filter_map_frames (GstCeBaseFilter * self, GstBuffer * inbuf,
     GstBuffer * outbuf, GstVideoFrame * in, GstVideoFrame * out)
@@ -239,14 +254,11 @@ gst_ce_base_filter_map_frames (GstCeBaseFilter * self, GstBuffer * inbuf,
     out_flags |= GST_MAP_CUDA;
 #endif
 
-  if (!gst_video_frame_map (in, &filter->in_info, inbuf, in_flags))
+  if (!gst_ce_base_filter_map_picture (in, &filter->in_info, inbuf,
+          in_flags))
     goto map_in_failed;
-  /* A video meta larger than the caps maps as a frame of the meta's size;
-   * the picture is its top-left part, of the caps' size
-   * (gst_ce_base_filter_validate_input). */
-  in->info.width = GST_VIDEO_INFO_WIDTH (&filter->in_info);
-  in->info.height = GST_VIDEO_INFO_HEIGHT (&filter->in_info);
-  if (!gst_video_frame_map (out, &filter->out_info, outbuf, out_flags)) {
+  if (!gst_ce_base_filter_map_picture (out, &filter->out_info, outbuf,
+          out_flags)) {
     /* Unmapped and cleared: a caller that frees a job with both frames
      * (gst_ce_job_free) must not unmap it again. */
     gst_video_frame_unmap (in);
