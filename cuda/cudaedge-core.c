@@ -41,6 +41,12 @@ ce_last_error (void)
 }
 
 void
+ce_set_last_error (const char *message)
+{
+  ce_set_error ("%s", message ? message : "no error");
+}
+
+void
 ce_set_error (const char *fmt, ...)
 {
   va_list args;

@@ -36,6 +36,11 @@ const char *ce_status_string (ce_status status);
  * example "width must be at least 1 (got 0)".  Never NULL. */
 const char *ce_last_error (void);
 
+/* Makes @message the calling thread's last error: for callers that run
+ * the core on worker threads and report a worker's failure on their own
+ * thread.  NULL stands for "no error". */
+void ce_set_last_error (const char *message);
+
 typedef enum
 {
   CE_BORDER_REPLICATE = 0,      /* nearest edge pixel */

@@ -50,6 +50,8 @@ typedef struct
   GCond cond;
   gint done;                    /* bands finished (lock) */
   ce_status status;             /* the first failure (lock) */
+  gchar *message;               /* its ce_last_error () (lock): the
+                                 * message is per thread */
 } GstCeBandsJob;
 
 static void
@@ -58,6 +60,7 @@ gst_ce_bands_job_unref (GstCeBandsJob * job)
   if (g_atomic_int_dec_and_test (&job->ref)) {
     g_mutex_clear (&job->lock);
     g_cond_clear (&job->cond);
+    g_free (job->message);
     g_free (job);
   }
 }
@@ -74,8 +77,10 @@ gst_ce_bands_job_work (GstCeBandsJob * job)
         MIN (job->rows, row0 + job->band_rows));
 
     g_mutex_lock (&job->lock);
-    if (st != CE_STATUS_OK && job->status == CE_STATUS_OK)
+    if (st != CE_STATUS_OK && job->status == CE_STATUS_OK) {
       job->status = st;
+      job->message = g_strdup (ce_last_error ());
+    }
     if (++job->done == job->n)
       g_cond_broadcast (&job->cond);
     g_mutex_unlock (&job->lock);
@@ -218,6 +223,10 @@ gst_ce_bands_run (GstCeBands * bands, gint rows, GstCeBandFunc func,
   while (job->done < job->n)
     g_cond_wait (&job->cond, &job->lock);
   status = job->status;
+  /* The failed band's message, on the caller's thread, whichever thread
+   * ran the band. */
+  if (status != CE_STATUS_OK)
+    ce_set_last_error (job->message);
   g_mutex_unlock (&job->lock);
   gst_ce_bands_job_unref (job);
   return status;

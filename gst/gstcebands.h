@@ -44,8 +44,9 @@ void gst_ce_bands_free (GstCeBands * bands);
 guint gst_ce_bands_get_n_threads (GstCeBands * bands);
 
 /* Runs @func over rows [0, @rows) and returns when every band is done:
- * CE_STATUS_OK, or the status of a failed band.  @bands may be NULL: one
- * band on the calling thread. */
+ * CE_STATUS_OK, or the status of a failed band, whose ce_last_error ()
+ * is then the calling thread's too, whichever thread ran it.  @bands may
+ * be NULL: one band on the calling thread. */
 ce_status gst_ce_bands_run (GstCeBands * bands, gint rows,
     GstCeBandFunc func, gpointer user_data);
 

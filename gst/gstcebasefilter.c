@@ -277,13 +277,12 @@ gst_ce_base_filter_set_context (GstCeBaseFilter * self, GstCeContext * ctx)
   GstCeBaseFilterPrivate *priv = GET_PRIV (self);
   GstCeContext *old;
 
+  /* The latency and whether frames are in flight follow in
+   * gst_ce_base_filter_update_latency (), which tells the pipeline when
+   * they change (a fall-back to the CPU mid-stream), or in stop (). */
   g_mutex_lock (&priv->lock);
   old = priv->ctx;
   priv->ctx = ctx;
-  if (!ctx) {
-    priv->latency = 0;
-    priv->pipelined = FALSE;
-  }
   g_mutex_unlock (&priv->lock);
 
   if (old)
@@ -407,6 +406,8 @@ gst_ce_base_filter_stop (GstBaseTransform * trans)
   g_clear_pointer (&priv->bands, gst_ce_bands_free);
   g_mutex_lock (&priv->lock);
   priv->started = FALSE;
+  priv->latency = 0;
+  priv->pipelined = FALSE;
   g_mutex_unlock (&priv->lock);
   GST_OBJECT_LOCK (self);
   priv->props_read = FALSE;

@@ -137,6 +137,75 @@ dead_pool_init (DeadPool * self)
   self->datas = g_ptr_array_new ();
 }
 
+/* ---- a pool that runs each task at once, on a thread of its own ---- */
+
+typedef GstTaskPool NowPool;
+typedef GstTaskPoolClass NowPoolClass;
+G_DEFINE_TYPE (NowPool, now_pool, GST_TYPE_TASK_POOL);
+
+typedef struct
+{
+  GstTaskPoolFunction func;
+  gpointer data;
+} NowTask;
+
+static gpointer
+now_pool_thread (gpointer data)
+{
+  NowTask *t = data;
+
+  t->func (t->data);
+  return NULL;
+}
+
+/* The task has run when push returns: with it, the first task takes
+ * every band, and the calling thread none. */
+static gpointer
+now_pool_push (G_GNUC_UNUSED GstTaskPool * pool, GstTaskPoolFunction func,
+    gpointer data, G_GNUC_UNUSED GError ** error)
+{
+  NowTask t = { func, data };
+
+  g_thread_join (g_thread_new ("now-pool", now_pool_thread, &t));
+  return NULL;
+}
+
+static void
+now_pool_prepare (G_GNUC_UNUSED GstTaskPool * pool,
+    G_GNUC_UNUSED GError ** error)
+{
+}
+
+static void
+now_pool_cleanup (G_GNUC_UNUSED GstTaskPool * pool)
+{
+}
+
+static void
+now_pool_class_init (NowPoolClass * klass)
+{
+  klass->prepare = now_pool_prepare;
+  klass->cleanup = now_pool_cleanup;
+  klass->push = now_pool_push;
+}
+
+static void
+now_pool_init (G_GNUC_UNUSED NowPool * pool)
+{
+}
+
+/* A band that fails with a message naming its first row. */
+static ce_status
+fail_with_message (gpointer user_data, gint row0, gint row1)
+{
+  Rows *r = user_data;
+
+  for (gint y = row0; y < row1; y++)
+    g_atomic_int_inc (&r->count[y]);
+  ce_set_last_error (row0 == 0 ? "band at row 0 failed" : "a later band");
+  return row0 == 0 ? CE_STATUS_OUT_OF_MEMORY : CE_STATUS_OK;
+}
+
 /* ---- cases ---- */
 
 GST_START_TEST (test_every_row_once_on_any_number_of_threads)
@@ -207,6 +276,28 @@ GST_START_TEST (test_a_failed_band_is_reported)
 
 GST_END_TEST;
 
+/* A band that fails on a pool thread: its message, kept per thread by the
+ * core, is the caller's ce_last_error () when run () returns. */
+GST_START_TEST (test_a_failed_band_s_message_reaches_the_caller)
+{
+  GstTaskPool *pool = g_object_new (now_pool_get_type (), NULL);
+  GstCeBands *bands;
+  Rows *r = g_new0 (Rows, 1);
+
+  gst_object_ref_sink (pool);
+  bands = gst_ce_bands_new_with_pool (4, pool);
+  ce_set_last_error ("stale message of the calling thread");
+  fail_unless_equals_int (gst_ce_bands_run (bands, 256, fail_with_message, r),
+      CE_STATUS_OUT_OF_MEMORY);
+  assert_once (r, 256, "bands on the pool's thread");
+  fail_unless_equals_string (ce_last_error (), "band at row 0 failed");
+  gst_ce_bands_free (bands);
+  gst_object_unref (pool);
+  g_free (r);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_push_error_with_the_task_queued_runs_each_band_once)
 {
   GstTaskPool *pool = g_object_new (failing_pool_get_type (), NULL);
@@ -273,6 +364,7 @@ bands_suite (void)
   tcase_add_test (tc, test_every_row_once_on_any_number_of_threads);
   tcase_add_test (tc, test_returns_when_every_band_is_done);
   tcase_add_test (tc, test_a_failed_band_is_reported);
+  tcase_add_test (tc, test_a_failed_band_s_message_reaches_the_caller);
   tcase_add_test (tc, test_push_error_with_the_task_queued_runs_each_band_once);
   tcase_add_test (tc, test_push_error_with_no_thread_ever_does_not_hang);
   return s;
