@@ -555,14 +555,18 @@ ce_byte_perm (uint32_t a, uint32_t b, uint32_t sel)
 static int ce_host_root_ulps;
 #endif
 
-/* sqrt.approx.f32; on the host the correctly rounded root, moved by
- * ce_host_root_ulps ulps. */
+/* sqrt.approx.ftz.f32; on the host the correctly rounded root, moved by
+ * ce_host_root_ulps ulps.  The roots taken are of 0 or of at least 1 (sums
+ * of squares of integers), never of a subnormal, so flushing subnormals
+ * changes no result; without .ftz, sm_90 code tests every input and
+ * scales a subnormal one around MUFU.SQRT, a compare and two predicated
+ * multiplies a root (PERFORMANCE.md, "The magnitude's square root"). */
 static __host__ __device__ __forceinline__ float
 ce_sqrt_approx (float q)
 {
 #ifdef __CUDA_ARCH__
   float r;
-  asm ("sqrt.approx.f32 %0, %1;" : "=f" (r) : "f" (q));
+  asm ("sqrt.approx.ftz.f32 %0, %1;" : "=f" (r) : "f" (q));
   return r;
 #else
   float r = sqrtf (q);
