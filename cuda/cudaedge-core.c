@@ -43,7 +43,11 @@ ce_last_error (void)
 void
 ce_set_last_error (const char *message)
 {
-  ce_set_error ("%s", message ? message : "no error");
+  char copy[sizeof (last_error)];
+
+  /* message may be this thread's own message, or a part of it */
+  snprintf (copy, sizeof (copy), "%s", message ? message : "no error");
+  memcpy (last_error, copy, sizeof (copy));
 }
 
 void

@@ -38,7 +38,8 @@ const char *ce_last_error (void);
 
 /* Makes @message the calling thread's last error: for callers that run
  * the core on worker threads and report a worker's failure on their own
- * thread.  NULL stands for "no error". */
+ * thread.  NULL stands for "no error"; @message may be the string
+ * ce_last_error () returned. */
 void ce_set_last_error (const char *message);
 
 typedef enum
@@ -183,10 +184,11 @@ ce_status ce_ref_edge (const uint8_t * y, size_t y_stride, int width,
 ce_status ce_ref_edge_frame (const ce_frame * src,
     const ce_edge_params * params, uint8_t * dst, size_t dst_stride);
 
-/* The largest width or height any call takes (2^28, spelled out so that
- * caps strings can carry it): every coordinate the border rule folds,
- * and twice any index of a row, stay in an int.  Larger sizes are
- * refused with CE_STATUS_INVALID_ARGUMENT. */
+/* The largest width or height of any image a call takes (2^28, spelled
+ * out so that caps strings can carry it): every coordinate the border
+ * rule folds, and twice any index of a row, stay in an int.  Larger
+ * sizes are refused with CE_STATUS_INVALID_ARGUMENT.  The upscale's
+ * output, twice its input, is the one image allowed past it. */
 #define CE_MAX_SIZE 268435456
 
 /* The largest input width or height the upscale takes: its output

@@ -1459,6 +1459,50 @@ test_compare_pixels_counts_pixels_not_bytes (void)
 
 /* ---- cases ---- */
 
+/* The upscale takes inputs up to CE_UPSCALE_MAX_SIZE a side, so its
+ * output may be more than CE_MAX_SIZE wide: the reference takes it, and
+ * gives the fast path's bytes.  A row of 2^27 + 1 pixels (its output
+ * 2^28 + 2 wide); the last columns hold the row's end. */
+static void
+test_upscale_output_may_pass_the_size_limit (void)
+{
+  const int W = CE_MAX_SIZE / 2 + 1;
+  const size_t n = (size_t) 2 * W * 2;
+  uint8_t *src = g_malloc (W), *ref = g_malloc (n), *got = g_malloc (n);
+
+  for (int i = 0; i < W; i++)
+    src[i] = (uint8_t) (i * 131u >> 3);
+  memset (ref, CE_TEST_POISON, n);
+  memset (got, CE_TEST_POISON, n);
+  ce_assert_status (ce_ref_upscale2x (src, W, W, 1, 1, ref, (size_t) 2 * W),
+      CE_STATUS_OK);
+  ce_assert_status (ce_cpu_upscale2x_rows (src, W, W, 1, 1, 0, 2, got,
+          (size_t) 2 * W), CE_STATUS_OK);
+  g_assert_true (memcmp (ref, got, n) == 0);
+  g_assert_cmpint (ref[n - 1], ==, src[W - 1]);
+  g_assert_cmpint (ref[2 * (size_t) W - 1], ==, src[W - 1]);
+  /* a short output row is still refused, naming the output */
+  ce_assert_invalid (ce_ref_upscale2x (src, W, W, 1, 1, ref,
+          (size_t) 2 * W - 1), "dst stride");
+  g_free (src);
+  g_free (ref);
+  g_free (got);
+}
+
+/* ce_set_last_error () given the calling thread's own message, or a part
+ * of it. */
+static void
+test_set_last_error_of_its_own_message (void)
+{
+  ce_set_last_error ("a worker failed");
+  ce_set_last_error (ce_last_error ());
+  g_assert_cmpstr (ce_last_error (), ==, "a worker failed");
+  ce_set_last_error (ce_last_error () + 2);
+  g_assert_cmpstr (ce_last_error (), ==, "worker failed");
+  ce_set_last_error (NULL);
+  g_assert_cmpstr (ce_last_error (), ==, "no error");
+}
+
 void
 ce_test_register_reference (void)
 {
@@ -1527,4 +1571,8 @@ ce_test_register_reference (void)
       test_compare_reports_count_and_first_difference);
   ce_test_add ("/cpu/reference/compare-pixels-counts-pixels-not-bytes",
       test_compare_pixels_counts_pixels_not_bytes);
+  ce_test_add ("/cpu/reference/upscale-output-may-pass-the-size-limit",
+      test_upscale_output_may_pass_the_size_limit);
+  ce_test_add ("/cpu/reference/set-last-error-of-its-own-message",
+      test_set_last_error_of_its_own_message);
 }
