@@ -2425,8 +2425,17 @@ static int fused_l2_form = -1;
 extern "C" int
 ce_fused_set_l2_edges_form (int form)
 {
-  return __atomic_exchange_n (&fused_l2_form, form < 0 ? -1 : form > 0,
+  return __atomic_exchange_n (&fused_l2_form, form < 0 ? -1 : min (form, 2),
       __ATOMIC_RELAXED);
+}
+
+/* Form 2: the float form with every estimate taken as open, so that the
+ * exact settling of open rows (ce_l2_settle) runs on every row. */
+static void
+fused_force_open (ce_fconsts & k)
+{
+  if (__atomic_load_n (&fused_l2_form, __ATOMIC_RELAXED) == 2)
+    k.guard = INFINITY;
 }
 
 /* Launches of at least this many output pixels take the l2 edges'
@@ -2444,7 +2453,7 @@ fused_l2_on_floats (int width, int rows)
 {
   const int form = __atomic_load_n (&fused_l2_form, __ATOMIC_RELAXED);
   if (form >= 0)
-    return form == 1;
+    return form >= 1;
   return (long long) width * rows >= FUSED_L2_FLOAT_MIN_PX;
 }
 
@@ -2460,6 +2469,7 @@ edge_fused_dispatch (unsigned blocks, ce_launch_cache * cache,
   ce_border_mode border = c->border;
   const dim3 grid (fill.n ? fill.first + fused_fill_blocks (fill.n)
       : blocks);
+  fused_force_open (k);
   void *args[] = { &luma, &luma_pitch, &W, &H, &L, &k, &border, &ain, &aout,
     &dst, &dst_pitch, &fill, &end
   };

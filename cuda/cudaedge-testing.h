@@ -57,8 +57,9 @@ int ce_fused_tensor_cores_used (void);
 /* The form of the l2 edges in the fused strip kernel (the kernel of
  * frames above about 2 Mpx on an H200): -1 (default) by the launch's
  * size (the rows it is given, so the bands of a frame each by their
- * own), 0 integers, 1 floats.  Both are exact.  Returns the form
- * before. */
+ * own), 0 integers, 1 floats, 2 floats with every estimate taken as
+ * not conclusive, so that the exact settling behind them runs on every
+ * row.  All are exact.  Returns the form before. */
 int ce_fused_set_l2_edges_form (int form);
 
 /* The four output bytes (byte m for pixel m) that the fused kernels'

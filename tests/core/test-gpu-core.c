@@ -1040,11 +1040,12 @@ test_fused_matches_reference_for_every_option (const scene * sc)
 
 /* The l2 edges of the strip kernel in each of their two forms, whatever
  * the frame's size would pick (integers up to about 6 Mpx, floats from
- * there; small frames take the short kernel, which has one form). */
+ * there; small frames take the short kernel, which has one form), and
+ * the float form with every row settled exactly (form 2). */
 static void
 test_fused_l2_edges_in_either_form_match_reference (const scene * sc)
 {
-  for (int form = 0; form < 2; form++) {
+  for (int form = 0; form < 3; form++) {
     const int was = ce_fused_set_l2_edges_form (form);
     fused_matches_reference (sc, TRUE);
     ce_fused_set_l2_edges_form (was);
