@@ -124,8 +124,9 @@ gst_ce_base_filter_init (GstCeBaseFilter * self)
 #endif
   gst_ce_stats_init (&priv->stats);
   priv->corrupt_frame = -1;
-  /* A GAP input holds neutral data, whose edges (none) and upscale are
-   * neutral too: the output keeps the flag. */
+  /* A GAP input holds neutral data, whose upscale is neutral too, and so
+   * are its edges except where the border rule makes some: the output
+   * keeps the flag unless the subclass's gap_neutral says otherwise. */
   gst_base_transform_set_gap_aware (GST_BASE_TRANSFORM (self), TRUE);
 }
 

@@ -117,6 +117,10 @@ struct _GstCeBaseFilterClass
   ce_status (*device_submit) (GstCeBaseFilter * self, ce_cuda_dev * dev,
       gint slot, const GstVideoFrame * in, GstVideoFrame * out,
       gboolean out_on_device, gconstpointer params);
+  /* Whether the output of neutral data (a GAP input) is neutral under
+   * @params; NULL: always.  Where it is not, the output loses the GAP
+   * flag. */
+  gboolean (*gap_neutral) (GstCeBaseFilter * self, gconstpointer params);
 
   /*< private > */
   gpointer _gst_reserved[GST_PADDING];

@@ -300,16 +300,22 @@ typedef struct
 
 static void
 gst_ce_base_filter_snapshot (GstCeBaseFilter * self, guint64 frame,
-    GstCeFrameCheck * check, gpointer params)
+    GstCeFrameCheck * check, gpointer params, GstBuffer * outbuf)
 {
   GstCeBaseFilterPrivate *priv = GET_PRIV (self);
+  GstCeBaseFilterClass *klass = GET_CLASS (self);
 
   GST_OBJECT_LOCK (self);
   check->check = priv->check && priv->check_interval > 0
       && frame % priv->check_interval == 0;
   check->check_fail = priv->check_fail;
-  GET_CLASS (self)->get_params (self, params);
+  klass->get_params (self, params);
   GST_OBJECT_UNLOCK (self);
+  /* The output of a GAP input took its flags (the element is GAP aware);
+   * it keeps GAP only where neutral data gives neutral output. */
+  if (GST_BUFFER_FLAG_IS_SET (outbuf, GST_BUFFER_FLAG_GAP)
+      && klass->gap_neutral && !klass->gap_neutral (self, params))
+    GST_BUFFER_FLAG_UNSET (outbuf, GST_BUFFER_FLAG_GAP);
 }
 
 typedef struct
@@ -527,7 +533,7 @@ gst_ce_base_filter_transform_frame (GstVideoFilter * filter,
   params = g_alloca (MAX (GET_CLASS (self)->params_size, 1));
   memset (params, 0, GET_CLASS (self)->params_size);
   frame = priv->frame_count++;
-  gst_ce_base_filter_snapshot (self, frame, &check, params);
+  gst_ce_base_filter_snapshot (self, frame, &check, params, out->buffer);
 
   if (priv->ctx) {
     ce_cuda_ctx *handle = gst_ce_context_get_handle (priv->ctx);
@@ -573,7 +579,7 @@ gst_ce_base_filter_transform_device (GstCeBaseFilter * self,
   params = g_alloca (MAX (GET_CLASS (self)->params_size, 1));
   memset (params, 0, GET_CLASS (self)->params_size);
   frame = priv->frame_count++;
-  gst_ce_base_filter_snapshot (self, frame, &check, params);
+  gst_ce_base_filter_snapshot (self, frame, &check, params, outbuf);
 
   status = gst_ce_cuda_memory_submit (self, 0, frame, in, out, params);
   if (status == CE_STATUS_OK)
@@ -763,7 +769,8 @@ gst_ce_base_filter_submit_queued (GstCeBaseFilter * self)
     return GST_FLOW_ERROR;
   }
   job->frame = priv->frame_count++;
-  gst_ce_base_filter_snapshot (self, job->frame, &check, job->params);
+  gst_ce_base_filter_snapshot (self, job->frame, &check, job->params,
+      outbuf);
   job->check = check.check;
   job->check_fail = check.check_fail;
   job->discont = priv->discont_pending;

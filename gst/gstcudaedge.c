@@ -447,6 +447,17 @@ gst_cuda_edge_get_params (GstCeBaseFilter * base, gpointer params)
   p->format = self->format;
 }
 
+/* A uniform frame has no edges where the border rule repeats the frame's
+ * own pixels; with zero borders its border has them. */
+static gboolean
+gst_cuda_edge_gap_neutral (G_GNUC_UNUSED GstCeBaseFilter * base,
+    gconstpointer params)
+{
+  const GstCudaEdgeParams *p = params;
+
+  return p->edge.border != CE_BORDER_ZERO;
+}
+
 /* The edge map keeps the picture's size and orientation, not its
  * colours: metadata that depends on nothing else (regions of interest,
  * crops...) is copied; the rest (tied to the input's memory or colours,
@@ -604,6 +615,8 @@ gst_cuda_edge_class_init (GstCudaEdgeClass * klass)
   GST_CE_BASE_FILTER_CLASS_SETUP (GST_CE_BASE_FILTER_CLASS (klass),
       gst_cuda_edge, "cudaedge",
       "Edge detection", sizeof (GstCudaEdgeParams));
+  GST_CE_BASE_FILTER_CLASS (klass)->gap_neutral =
+      GST_DEBUG_FUNCPTR (gst_cuda_edge_gap_neutral);
 
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_EDGE_BORDER_MODE, 0);
   gst_type_mark_as_plugin_api (GST_TYPE_CUDA_EDGE_NORM, 0);

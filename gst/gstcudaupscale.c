@@ -506,6 +506,41 @@ gst_cuda_upscale_transform_meta (GstBaseTransform * trans,
   return TRUE;
 }
 
+/* Pointer positions of navigation events (mouse, touch) come up from the
+ * output, twice the input's size: they go on upstream in the input's
+ * pixels, as videoscale sends them. */
+static gboolean
+gst_cuda_upscale_src_event (GstBaseTransform * trans, GstEvent * event)
+{
+  GstVideoFilter *filter = GST_VIDEO_FILTER (trans);
+
+  if (GST_EVENT_TYPE (event) == GST_EVENT_NAVIGATION
+      && GST_VIDEO_INFO_WIDTH (&filter->out_info) > 0
+      && GST_VIDEO_INFO_HEIGHT (&filter->out_info) > 0) {
+    static const gchar *const fields[2] = { "pointer_x", "pointer_y" };
+    const gint in[2] = { GST_VIDEO_INFO_WIDTH (&filter->in_info),
+      GST_VIDEO_INFO_HEIGHT (&filter->in_info)
+    };
+    const gint out[2] = { GST_VIDEO_INFO_WIDTH (&filter->out_info),
+      GST_VIDEO_INFO_HEIGHT (&filter->out_info)
+    };
+    GstStructure *st;
+    guint i;
+
+    event = gst_event_make_writable (event);
+    st = gst_event_writable_structure (event);
+    for (i = 0; st && i < 2; i++) {
+      gdouble v;
+
+      if (gst_structure_get_double (st, fields[i], &v))
+        gst_structure_set (st, fields[i], G_TYPE_DOUBLE,
+            v * in[i] / out[i], NULL);
+    }
+  }
+  return GST_BASE_TRANSFORM_CLASS (gst_cuda_upscale_parent_class)->src_event
+      (trans, event);
+}
+
 /* ---- one frame ---- */
 
 /* Nothing to set: the upscale has no options. */
@@ -596,6 +631,7 @@ gst_cuda_upscale_class_init (GstCudaUpscaleClass * klass)
   trans_class->fixate_caps = GST_DEBUG_FUNCPTR (gst_cuda_upscale_fixate_caps);
   trans_class->transform_meta =
       GST_DEBUG_FUNCPTR (gst_cuda_upscale_transform_meta);
+  trans_class->src_event = GST_DEBUG_FUNCPTR (gst_cuda_upscale_src_event);
 
   GST_CE_BASE_FILTER_CLASS_SETUP (GST_CE_BASE_FILTER_CLASS (klass),
       gst_cuda_upscale, "cudaupscale",

@@ -315,6 +315,71 @@ CE_TEST (test_property_change_while_playing_applies_at_next_frame)
 
 GST_END_TEST;
 
+/* ---- GAP ---- */
+
+/* A GAP input holds neutral data, here a uniform frame of 16: without
+ * edges where the border rule repeats the frame's own pixels, so the
+ * output keeps the flag; with zero borders its border has edges, and the
+ * output loses it.  Either way the output is the reference's. */
+CE_TEST (test_gap_flag_kept_where_the_output_is_neutral)
+{
+  static const struct
+  {
+    const gchar *border;
+    ce_border_mode mode;
+    gboolean gap;
+  } cases[] = {
+    {"replicate", CE_BORDER_REPLICATE, TRUE},
+    {"reflect", CE_BORDER_REFLECT, TRUE},
+    {"zero", CE_BORDER_ZERO, FALSE},
+  };
+  static const gchar *const outputs[] = { "edges", "magnitude" };
+  const gint w = 37, h = 23;
+  guint c, o;
+
+  for (c = 0; c < G_N_ELEMENTS (cases); c++) {
+    for (o = 0; o < G_N_ELEMENTS (outputs); o++) {
+      CeTestFixture f;
+      ce_edge_params p;
+      GstVideoInfo info;
+      GstBuffer *in, *out;
+      guint8 *expected;
+      gsize i, edges = 0;
+
+      default_params (&p);
+      p.border = cases[c].mode;
+      p.output = o ? CE_OUTPUT_MAGNITUDE : CE_OUTPUT_EDGES;
+      p.threshold = 0.0;
+      ce_test_fixture_start (&f, new_edge (NULL), "GRAY8", w, h);
+      gst_util_set_object_arg (G_OBJECT (f.element), "border-mode",
+          cases[c].border);
+      gst_util_set_object_arg (G_OBJECT (f.element), "output", outputs[o]);
+      g_object_set (f.element, "threshold", 0.0, NULL);
+      gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, w, h);
+      in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
+      gst_buffer_memset (in, 0, 16, GST_VIDEO_INFO_SIZE (&info));
+      GST_BUFFER_FLAG_SET (in, GST_BUFFER_FLAG_GAP);
+      expected = reference_output (in, &info, &p);
+      for (i = 0; i < (gsize) w * h; i++)
+        edges += expected[i] != 0;
+      /* the reference agrees that only zero borders make edges */
+      fail_unless_equals_int (edges == 0, cases[c].gap);
+
+      out = ce_test_push_and_pull (f.h, in);
+      fail_unless (out != NULL);
+      if (GST_BUFFER_FLAG_IS_SET (out, GST_BUFFER_FLAG_GAP) != cases[c].gap)
+        fail ("border-mode=%s output=%s: GAP flag %s on the output",
+            cases[c].border, outputs[o], cases[c].gap ? "lost" : "kept");
+      ce_test_assert_output_equals (out, "GRAY8", expected, w, h);
+      gst_buffer_unref (out);
+      g_free (expected);
+      ce_test_fixture_stop (&f);
+    }
+  }
+}
+
+GST_END_TEST;
+
 /* ---- input validation (planar formats) ---- */
 
 /* Plane 0 fits, but the meta puts the chroma planes past the end. */

@@ -593,6 +593,60 @@ CE_TEST (test_pad_templates_give_the_sizes)
 
 GST_END_TEST;
 
+/* Sends a navigation event (@st) upstream from the harness's sink and
+ * returns it as it reached the harness's source. */
+static GstEvent *
+navigate (GstHarness * h, GstStructure * st)
+{
+  GstEvent *ev;
+
+  fail_unless (gst_harness_push_upstream_event (h,
+          gst_event_new_navigation (st)));
+  while ((ev = gst_harness_pull_upstream_event (h))
+      && GST_EVENT_TYPE (ev) != GST_EVENT_NAVIGATION)
+    gst_event_unref (ev);
+  fail_unless (ev != NULL);
+  return ev;
+}
+
+/* A pointer position from downstream (output pixels) reaches upstream in
+ * input pixels, halved as videoscale halves it; a key press goes on as it
+ * came. */
+CE_TEST (test_navigation_pointer_positions_are_scaled_upstream)
+{
+  static const gchar *const nav = "application/x-gst-navigation";
+  CeTestFixture f;
+  GstEvent *ev;
+  const GstStructure *st;
+  gdouble x = 0.0, y = 0.0;
+  GstVideoInfo info;
+
+  ce_test_fixture_start (&f, new_upscale (NULL), "GRAY8", 320, 240);
+  /* negotiated by a first frame */
+  gst_buffer_unref (ce_test_push_and_pull (f.h,
+          ce_test_random_frame ("GRAY8", 320, 240, 3, &info)));
+
+  ev = navigate (f.h, gst_structure_new (nav, "event", G_TYPE_STRING,
+          "mouse-move", "button", G_TYPE_INT, 0, "pointer_x", G_TYPE_DOUBLE,
+          101.0, "pointer_y", G_TYPE_DOUBLE, 61.0, NULL));
+  st = gst_event_get_structure (ev);
+  fail_unless (gst_structure_get_double (st, "pointer_x", &x));
+  fail_unless (gst_structure_get_double (st, "pointer_y", &y));
+  fail_unless_equals_float (x, 50.5);
+  fail_unless_equals_float (y, 30.5);
+  gst_event_unref (ev);
+
+  ev = navigate (f.h, gst_structure_new (nav, "event", G_TYPE_STRING,
+          "key-press", "key", G_TYPE_STRING, "space", NULL));
+  st = gst_event_get_structure (ev);
+  fail_unless_equals_string (gst_structure_get_string (st, "key"), "space");
+  fail_if (gst_structure_has_field (st, "pointer_x"));
+  gst_event_unref (ev);
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
 /* Downstream lists the sizes it prefers first: upstream is offered their
  * halves in that order, not the sizes themselves (a passthrough this
  * element never does), so the first is taken. */
