@@ -170,7 +170,14 @@ ce_status ce_ref_blur (const uint8_t * y, size_t y_stride, int width,
 ce_status ce_ref_sobel (const uint16_t * b, size_t b_stride, int width,
     int height, ce_border_mode border, int32_t * dst, size_t dst_stride);
 
-/* Threshold or magnitude of (gx, gy) pairs, as consts says. */
+/* The largest gradient component ce_ref_threshold takes, in magnitude:
+ * far beyond any Sobel of B (at most 4 x 65280), and small enough that
+ * every sum and square in the definition is exact in 64 bits. */
+#define CE_REF_GRAD_MAX (1 << 24)
+
+/* Threshold or magnitude of (gx, gy) pairs, as consts says.  A component
+ * beyond +-CE_REF_GRAD_MAX is refused with CE_STATUS_INVALID_ARGUMENT,
+ * and then nothing is written. */
 ce_status ce_ref_threshold (const int32_t * grad, size_t grad_stride,
     int width, int height, const ce_edge_consts * consts, uint8_t * dst,
     size_t dst_stride);

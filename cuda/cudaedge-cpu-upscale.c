@@ -71,7 +71,9 @@ CE_INLINE void
 hpairs4_span (const uint8_t * restrict s, uint16_t * restrict h, int a0,
     int n)
 {
-  uint16_t f1[CE_UP_HCHUNK * 4], f3[CE_UP_HCHUNK * 4];
+  /* read as 64-bit words below, so aligned as they are */
+  _Alignas (8) uint16_t f1[CE_UP_HCHUNK * 4];
+  _Alignas (8) uint16_t f3[CE_UP_HCHUNK * 4];
   const uint8_t *restrict p = s + (size_t) a0 * 4;
 
   for (int e = 0; e < 4 * n; e++) {

@@ -37,7 +37,11 @@ void ce_cuda_dev_free (ce_cuda_dev * dev);
  * @d_dst (@d_pitch), or with @d_dst NULL to a scratch image of the slot.
  * With @h_dst set the result is also downloaded to host memory (@h_stride;
  * pinned memory makes it asynchronous).  Returns once the work is queued
- * on the slot's stream; ce_cuda_dev_wait () waits for it. */
+ * on the slot's stream; ce_cuda_dev_wait () waits for it.  Where
+ * src->data and src->stride are multiples of 4, the kernel reads the whole
+ * 4-byte word that holds a row's last column, so the last row's padding
+ * up to the next multiple of 4 must be allocated too (as cudaMallocPitch
+ * and GstCudaMemory allocations are). */
 ce_status ce_cuda_dev_edge_submit (ce_cuda_dev * dev, int slot,
     const ce_frame * src, const ce_edge_params * params, uint8_t * d_dst,
     size_t d_pitch, uint8_t * h_dst, size_t h_stride);

@@ -197,6 +197,16 @@ ce_ref_threshold (const int32_t * grad, size_t grad_stride, int width,
   if ((status = check_image (dst, "dst", dst_stride, "dst stride", width,
               height, 1, 1)) != CE_STATUS_OK)
     return status;
+  for (y = 0; y < height; y++) {
+    const int32_t *g = CROW (int32_t, grad, grad_stride, y);
+
+    for (x = 0; x < 2 * width; x++)
+      if (g[x] < -CE_REF_GRAD_MAX || g[x] > CE_REF_GRAD_MAX) {
+        ce_set_error ("gradient %d at (%d, %d) is beyond +-%d", g[x], x / 2,
+            y, CE_REF_GRAD_MAX);
+        return CE_STATUS_INVALID_ARGUMENT;
+      }
+  }
 
   for (y = 0; y < height; y++) {
     const int32_t *g = CROW (int32_t, grad, grad_stride, y);
@@ -279,6 +289,13 @@ ce_ref_edge_frame (const ce_frame * src, const ce_edge_params * params,
     return ce_ref_edge (src->data, src->stride, src->width, src->height,
         params, dst, dst_stride);
 
+  /* The output first, as ce_cpu_edge_rows checks it: before any scratch
+   * is allocated or any pixel read. */
+  if ((status = ce_check_pointer (dst, "dst")) != CE_STATUS_OK)
+    return status;
+  if ((status = ce_check_plane (dst_stride, (size_t) src->width,
+              src->height, "dst stride")) != CE_STATUS_OK)
+    return status;
   luma = malloc ((size_t) src->width * src->height);
   if (luma == NULL) {
     ce_set_error ("cannot allocate %dx%d luma scratch", src->width,

@@ -1489,6 +1489,78 @@ test_upscale_output_may_pass_the_size_limit (void)
   g_free (got);
 }
 
+/* Gradients up to CE_REF_GRAD_MAX in magnitude give the definition's
+ * bytes (255 for every output at the largest: 2^24 is far past every
+ * limit, and its magnitude past 255 at either scale); one beyond it, or
+ * INT32_MIN, is refused with nothing written. */
+static void
+test_threshold_takes_gradients_up_to_its_limit (void)
+{
+  static const int32_t bad[][2] = {
+    {CE_REF_GRAD_MAX + 1, 0}, {0, -CE_REF_GRAD_MAX - 1},
+    {INT32_MIN, 0}, {INT32_MIN, INT32_MIN}, {1 << 30, 1 << 30},
+  };
+  for (int blur = 0; blur < 2; blur++)
+    for (int norm = 0; norm < 2; norm++)
+      for (int output = 0; output < 2; output++) {
+        ce_edge_params p;
+        ce_edge_consts c;
+        int32_t g[6] = { CE_REF_GRAD_MAX, CE_REF_GRAD_MAX,
+          -CE_REF_GRAD_MAX, 0, 3, -4
+        };
+        uint8_t d[3];
+
+        ce_edge_params_init (&p);
+        p.blur = blur;
+        p.norm = (ce_norm) norm;
+        p.output = (ce_output) output;
+        p.threshold = 2048.0;
+        ce_assert_status (ce_edge_consts_init (&c, &p), CE_STATUS_OK);
+        memset (d, CE_TEST_POISON, sizeof d);
+        ce_assert_status (ce_ref_threshold (g, sizeof g, 3, 1, &c, d,
+                sizeof d), CE_STATUS_OK);
+        g_assert_cmpint (d[0], ==, 255);
+        g_assert_cmpint (d[1], ==, 255);
+        /* (3, -4): no edge under a threshold of 2048; magnitude 5 (l2)
+         * or 7 (l1) without the blur, 0 with it (divided by 256) */
+        g_assert_cmpint (d[2], ==, output && !blur ? (norm ? 7 : 5) : 0);
+        for (size_t i = 0; i < G_N_ELEMENTS (bad); i++) {
+          g[2] = bad[i][0];
+          g[3] = bad[i][1];
+          memset (d, CE_TEST_POISON, sizeof d);
+          ce_assert_invalid (ce_ref_threshold (g, sizeof g, 3, 1, &c, d,
+                  sizeof d), "gradient");
+          for (size_t k = 0; k < sizeof d; k++)
+            g_assert_cmpint (d[k], ==, CE_TEST_POISON);
+        }
+      }
+}
+
+/* ce_ref_edge_frame refuses a bad output before it allocates its luma
+ * scratch or reads a pixel, with the status ce_cpu_edge_rows gives: a
+ * 2^28 x 2^28 RGB frame (never read) with no output or a short stride. */
+static void
+test_edge_frame_checks_its_output_first (void)
+{
+  static uint8_t one;
+  const int n = CE_MAX_SIZE;
+  ce_edge_params p;
+  ce_frame f;
+  uint8_t d;
+
+  ce_edge_params_init (&p);
+  memset (&f, 0, sizeof f);
+  f.format = CE_FORMAT_RGB;
+  f.width = n;
+  f.height = n;
+  f.data = &one;
+  f.stride = (size_t) 3 * n;
+  ce_assert_invalid (ce_ref_edge_frame (&f, &p, NULL, n), "dst");
+  ce_assert_invalid (ce_cpu_edge_rows (&f, &p, 0, 1, NULL, n), "dst");
+  ce_assert_invalid (ce_ref_edge_frame (&f, &p, &d, 1), "dst stride");
+  ce_assert_invalid (ce_cpu_edge_rows (&f, &p, 0, 1, &d, 1), "dst stride");
+}
+
 /* ce_set_last_error () given the calling thread's own message, or a part
  * of it. */
 static void
@@ -1575,4 +1647,8 @@ ce_test_register_reference (void)
       test_upscale_output_may_pass_the_size_limit);
   ce_test_add ("/cpu/reference/set-last-error-of-its-own-message",
       test_set_last_error_of_its_own_message);
+  ce_test_add ("/cpu/reference/threshold-takes-gradients-up-to-its-limit",
+      test_threshold_takes_gradients_up_to_its_limit);
+  ce_test_add ("/cpu/reference/edge-frame-checks-its-output-first",
+      test_edge_frame_checks_its_output_first);
 }
