@@ -223,20 +223,24 @@ main (int argc, char **argv)
           "keep the frames there for cudaedge", NULL},
     {NULL}
   };
+  static const gchar *const backends[] = { "auto", "cuda", "cpu", NULL };
   GOptionContext *octx;
 
   octx = g_option_context_new ("[FILE] - edge maps of a clip or a picture");
   g_option_context_add_main_entries (octx, entries, NULL);
   g_option_context_add_group (octx, gst_init_get_option_group ());
   if (!g_option_context_parse (octx, &argc, &argv, &err) || argc > 2
-      || switch_frame < 0 || (nvdec && argc != 2)) {
+      || switch_frame < 0 || (nvdec && argc != 2)
+      || (backend && !g_strv_contains (backends, backend))) {
     g_printerr ("%s\n", err ? err->message : argc > 2 ?
         "too many arguments" : switch_frame < 0 ?
-        "the switch frame must be 0 or more" : "--nvdec needs a FILE");
+        "the switch frame must be 0 or more" : nvdec && argc != 2 ?
+        "--nvdec needs a FILE" : "the backend must be auto, cuda or cpu");
     g_printerr ("usage: %s [--backend=auto|cuda|cpu] [--switch-frame=N] "
         "[--nvdec] [FILE]\n", argv[0]);
     g_clear_error (&err);
     g_option_context_free (octx);
+    g_free (backend);
     return 2;
   }
   g_option_context_free (octx);

@@ -35,19 +35,25 @@ fi
 BUILD=${1:-build}
 shift || true
 # The test hooks (environment variables that corrupt or fail chosen frames)
-# are for test builds only; the package leaves them out.
-if [ -d "$BUILD" ]; then
-  meson setup --reconfigure "$BUILD" -Dtest-hooks=true >/dev/null
+# are for test builds only; the package leaves them out.  The tests are
+# built whatever the folder was configured with before, and a folder whose
+# earlier setup failed is set up anew.
+if [ -f "$BUILD/meson-private/coredata.dat" ]; then
+  meson setup --reconfigure "$BUILD" -Dtests=enabled -Dtest-hooks=true \
+    >/dev/null
 else
-  meson setup "$BUILD" -Dtest-hooks=true >/dev/null
+  meson setup "$BUILD" -Dtests=enabled -Dtest-hooks=true >/dev/null
 fi
 meson compile -C "$BUILD"
 status=0
+rm -f "$BUILD/meson-logs/testlog.json"
 meson test -C "$BUILD" --print-errorlogs "$@" || status=$?
 
 # Say loudly which tests were skipped and why (no GPU, usually).
-python3 - "$BUILD/meson-logs/testlog.json" <<'PY' || true
-import json, sys
+python3 - "$BUILD/meson-logs/testlog.json" <<'PY' || status=1
+import json, os, sys
+if not os.path.exists(sys.argv[1]) or os.path.getsize(sys.argv[1]) == 0:
+    sys.exit("no test ran")
 skipped = [t for t in map(json.loads, open(sys.argv[1])) if t.get("result") == "SKIP"]
 if skipped:
     print("*" * 72)
