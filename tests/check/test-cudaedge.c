@@ -315,6 +315,38 @@ CE_TEST (test_property_change_while_playing_applies_at_next_frame)
 
 GST_END_TEST;
 
+/* ---- output caps ---- */
+
+/* The edge map is GRAY8: the input's colorimetry and chroma siting
+ * describe its colours, and do not go on to the output's caps. */
+CE_TEST (test_output_caps_leave_colorimetry_and_chroma_site)
+{
+  CeTestFixture f;
+  GstVideoInfo info;
+  GstCaps *caps;
+  GstStructure *st;
+  gchar *str;
+
+  ce_test_fixture_start (&f, new_edge (NULL), "I420", 64, 36);
+  gst_harness_set_src_caps_str (f.h, "video/x-raw,format=I420,width=64,"
+      "height=36,framerate=30/1,colorimetry=bt709,chroma-site=mpeg2");
+  gst_buffer_unref (ce_test_push_and_pull (f.h,
+          ce_test_random_frame ("I420", 64, 36, 2, &info)));
+  caps = gst_pad_get_current_caps (f.h->sinkpad);
+  fail_unless (caps != NULL);
+  st = gst_caps_get_structure (caps, 0);
+  str = gst_caps_to_string (caps);
+  fail_unless_equals_string (gst_structure_get_string (st, "format"),
+      "GRAY8");
+  fail_if (gst_structure_has_field (st, "colorimetry"), "%s", str);
+  fail_if (gst_structure_has_field (st, "chroma-site"), "%s", str);
+  g_free (str);
+  gst_caps_unref (caps);
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
 /* ---- GAP ---- */
 
 /* A GAP input holds neutral data, here a uniform frame of 16: without

@@ -311,6 +311,9 @@ GST_START_TEST (test_geometry_metadata_follows_the_picture)
   ce_test_fixture_start (&f, new_element (el, NULL), el->stream_format, 32,
       24);
   in = ce_test_random_frame (el->stream_format, 32, 24, 3, &info);
+  if (!gst_buffer_get_video_meta (in))
+    gst_buffer_add_video_meta (in, GST_VIDEO_FRAME_FLAG_NONE,
+        GST_VIDEO_INFO_FORMAT (&info), 32, 24);
   gst_buffer_add_video_region_of_interest_meta (in, "face", 4, 6, 10, 8);
   gst_buffer_add_video_time_code_meta_full (in, 30, 1, NULL,
       GST_VIDEO_TIME_CODE_FLAGS_NONE, 1, 2, 3, 4, 0);
@@ -1348,8 +1351,13 @@ GST_START_TEST (test_stats_fields_present_and_counting)
   device = gst_structure_get_string (s, "device");
   fail_unless (backend != NULL && device != NULL);
   if (g_str_equal (backend, "cpu")) {
+    gdouble cpu = -1;
+
     fail_unless_equals_string (device, "cpu");
     fail_if (g_str_equal (ce_test_backend (), "cuda"));
+    /* every frame ran on the CPU, and took some time */
+    fail_unless (gst_structure_get_double (s, "cpu-us", &cpu));
+    fail_unless (cpu > 0, "cpu-us %g after 5 CPU frames", cpu);
   } else {
     fail_unless_equals_string (backend, "cuda");
     fail_unless (*device != '\0');

@@ -1155,9 +1155,11 @@ test_luma_extraction_for_every_format (void)
   enum { W = 3, H = 2, DS = 7 };
   static const uint8_t rgb[W * H][3] = {
     {255, 255, 255}, {255, 0, 0}, {0, 255, 0},
-    {0, 0, 255}, {0, 0, 0}, {10, 20, 30},
+    {0, 0, 255}, {0, 0, 0}, {0, 0, 128},
   };
-  static const uint8_t rgb_luma[W * H] = { 255, 77, 149, 29, 0, 18 };
+  /* (0, 0, 128): 29 x 128 + 128 = 3840, exactly 15 x 256, the +128 of
+   * the rounding on the half */
+  static const uint8_t rgb_luma[W * H] = { 255, 77, 149, 29, 0, 15 };
   static const uint8_t yuv_luma[W * H] = { 17, 200, 3, 99, 254, 0 };
 
   for (int k = 0; k < CE_FORMAT_COUNT; k++) {
