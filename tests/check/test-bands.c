@@ -239,6 +239,55 @@ count_rows_slowly (gpointer user_data, gint row0, gint row1)
   return count_rows (user_data, row0, row1);
 }
 
+typedef struct
+{
+  Rows rows;
+  GMutex lock;
+  GHashTable *threads;          /* the threads that ran a band */
+  gint running, most;           /* bands running at once, now and at most */
+} Spread;
+
+static ce_status
+note_thread_slowly (gpointer user_data, gint row0, gint row1)
+{
+  Spread *s = user_data;
+  gint now = g_atomic_int_add (&s->running, 1) + 1;
+
+  g_mutex_lock (&s->lock);
+  g_hash_table_add (s->threads, g_thread_self ());
+  s->most = MAX (s->most, now);
+  g_mutex_unlock (&s->lock);
+  g_usleep (20000);
+  g_atomic_int_add (&s->running, -1);
+  return count_rows (&s->rows, row0, row1);
+}
+
+/* Bands on 4 threads run on more than one thread, at the same time (4
+ * bands of 64 rows, each 20 ms long; a pool that ran them one after the
+ * other, or all on the calling thread, would show one). */
+GST_START_TEST (test_bands_run_on_several_threads_at_once)
+{
+  GstCeBands *bands = gst_ce_bands_new (4);
+  Spread *s = g_new0 (Spread, 1);
+
+  g_mutex_init (&s->lock);
+  s->threads = g_hash_table_new (NULL, NULL);
+  s->rows.fail_row = -1;
+  fail_unless_equals_int (gst_ce_bands_get_n_threads (bands), 4);
+  fail_unless_equals_int (gst_ce_bands_run (bands, 256, note_thread_slowly,
+          s), CE_STATUS_OK);
+  assert_once (&s->rows, 256, "bands on 4 threads");
+  fail_unless (g_hash_table_size (s->threads) > 1,
+      "every band ran on one thread");
+  fail_unless (s->most > 1, "the bands ran one after another");
+  gst_ce_bands_free (bands);
+  g_hash_table_unref (s->threads);
+  g_mutex_clear (&s->lock);
+  g_free (s);
+}
+
+GST_END_TEST;
+
 /* run () returns only once every band is done, the pool's as well. */
 GST_START_TEST (test_returns_when_every_band_is_done)
 {
@@ -362,6 +411,7 @@ bands_suite (void)
 
   suite_add_tcase (s, tc);
   tcase_add_test (tc, test_every_row_once_on_any_number_of_threads);
+  tcase_add_test (tc, test_bands_run_on_several_threads_at_once);
   tcase_add_test (tc, test_returns_when_every_band_is_done);
   tcase_add_test (tc, test_a_failed_band_is_reported);
   tcase_add_test (tc, test_a_failed_band_s_message_reaches_the_caller);
