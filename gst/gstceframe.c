@@ -458,9 +458,13 @@ gst_ce_base_filter_complete (GstCeBaseFilter * self, guint64 frame,
   }
 #ifdef GST_CE_TEST_HOOKS
   if (priv->corrupt_frame >= 0 && (guint64) priv->corrupt_frame == frame) {
-    GST_WARNING_OBJECT (self, "test hook: corrupting byte (0, 0) of frame %"
-        G_GUINT64_FORMAT, frame);
-    h_dst[0] ^= 0xff;
+    /* The last byte of pixel (W - 1, 0) and, below it, the first byte of
+     * pixel (0, H - 1): two pixels, the first off the diagonal. */
+    GST_WARNING_OBJECT (self, "test hook: corrupting pixels (%d, 0) and "
+        "(0, %d) of frame %" G_GUINT64_FORMAT, width - 1, rows - 1, frame);
+    h_dst[row_bytes - 1] ^= 0xff;
+    if (rows > 1)
+      h_dst[(gsize) (rows - 1) * dst_stride] ^= 0xff;
   }
   /* With the hook set, the CPU backend is checked too, against a second
    * computation, so the mismatch path runs without a GPU. */

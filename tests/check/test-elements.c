@@ -1139,16 +1139,24 @@ GST_START_TEST (test_check_mismatch_posts_message_and_warning)
           "mismatches", G_TYPE_UINT64, &mismatches, "x", G_TYPE_INT, &x,
           "y", G_TYPE_INT, &y, "expected", G_TYPE_INT, &expected,
           "got", G_TYPE_INT, &got, NULL));
+  /* The hook flips the last byte of pixel (W - 1, 0) and the first of
+   * pixel (0, H - 1): two pixels, the first one reported, its alpha. */
   fail_unless_equals_uint64 (frame, 1);
-  fail_unless_equals_uint64 (mismatches, 1);
-  fail_unless_equals_int (x, 0);
+  fail_unless_equals_uint64 (mismatches, 2);
+  fail_unless_equals_int (x, el->scale * 48 - 1);
   fail_unless_equals_int (y, 0);
 
   /* Frame 1 is the second of ce_test_push_frames: seed 41. */
   frame1 = ce_test_random_frame ("RGBA", 48, 32, 41, &info);
   ref = expected_output (el, frame1, &info);
-  fail_unless_equals_int (expected, ref[0]);
-  fail_unless_equals_int (got, ref[0] ^ 0xff);
+  {
+    const GstVideoFormatInfo *fi = gst_video_format_get_info
+        (gst_video_format_from_string (output_format (el, "RGBA")));
+    const gint at = GST_VIDEO_FORMAT_INFO_PSTRIDE (fi, 0) * el->scale * 48 - 1;
+
+    fail_unless_equals_int (expected, ref[at]);
+    fail_unless_equals_int (got, ref[at] ^ 0xff);
+  }
   g_free (ref);
   gst_buffer_unref (frame1);
   gst_message_unref (msg);
@@ -1159,7 +1167,7 @@ GST_START_TEST (test_check_mismatch_posts_message_and_warning)
   msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_ERROR);
   fail_if (msg != NULL, "check-fail=warn posted an error");
 
-  assert_check_counts (f.element, 3, 1);
+  assert_check_counts (f.element, 3, 2);
   ce_test_fixture_stop (&f);
 }
 
