@@ -1173,6 +1173,54 @@ GST_START_TEST (test_check_mismatch_posts_message_and_warning)
 
 GST_END_TEST;
 
+/* A restart numbers frames from 0 again: the hook's frame 0 is corrupted,
+ * and reported, in each run. */
+GST_START_TEST (test_a_restart_numbers_frames_from_zero)
+{
+  const Element *el = ELEMENT;
+  CeTestFixture f;
+  GstElement *e = new_element (el, NULL);
+  GstFlowReturn ret;
+  gint run;
+
+  g_object_set (e, "check", TRUE, NULL);
+  g_setenv (el->corrupt_env, "0", TRUE);
+  ce_test_fixture_start_with_rate (&f, e, "RGBA", 24, 24, "30/1");
+  for (run = 0; run < 2; run++) {
+    GstMessage *msg;
+    guint64 frame = G_MAXUINT64;
+
+    if (run == 1) {
+      gchar *caps = ce_test_caps_string_with_rate ("RGBA", 24, 24, "30/1");
+      GstSegment segment;
+
+      fail_unless_equals_int (gst_element_set_state (f.element,
+              GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
+      fail_unless (gst_element_set_state (f.element, GST_STATE_PLAYING)
+          != GST_STATE_CHANGE_FAILURE);
+      gst_harness_push_event (f.h, gst_event_new_stream_start ("restart"));
+      gst_harness_set_src_caps_str (f.h, caps);
+      gst_segment_init (&segment, GST_FORMAT_TIME);
+      gst_harness_push_event (f.h, gst_event_new_segment (&segment));
+      g_free (caps);
+    }
+    ce_test_push_frames (&f, "RGBA", 24, 24, 2, &ret);
+    fail_unless_equals_int (ret, GST_FLOW_OK);
+    ce_test_drain (f.h);
+    msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_ELEMENT);
+    fail_unless (msg != NULL, "run %d: no %s message", run,
+        el->check_message);
+    fail_unless (gst_structure_get_uint64 (gst_message_get_structure (msg),
+            "frame", &frame));
+    fail_unless_equals_uint64 (frame, 0);
+    gst_message_unref (msg);
+  }
+  g_unsetenv (el->corrupt_env);
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_check_fail_error_posts_error)
 {
   const Element *el = ELEMENT;
@@ -1449,6 +1497,7 @@ GST_END_TEST;
 #define HOOK_CASES(X) \
   X (test_check_interval_with_the_hook_checks_on_the_cpu_too) \
   X (test_check_mismatch_posts_message_and_warning) \
+  X (test_a_restart_numbers_frames_from_zero) \
   X (test_check_fail_error_posts_error) \
   X (test_check_error_met_while_draining_stops_the_stream) \
   X (test_cuda_failure_falls_back_to_cpu_without_losing_frames) \
