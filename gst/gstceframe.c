@@ -458,8 +458,9 @@ gst_ce_base_filter_complete (GstCeBaseFilter * self, guint64 frame,
   }
 #ifdef GST_CE_TEST_HOOKS
   if (priv->corrupt_frame >= 0 && (guint64) priv->corrupt_frame == frame) {
-    /* The last byte of pixel (W - 1, 0) and, below it, the first byte of
-     * pixel (0, H - 1): two pixels, the first off the diagonal. */
+    /* The last byte of pixel (W - 1, 0) and, on frames of two rows or
+     * more, the first byte of pixel (0, H - 1): two pixels, the first off
+     * the diagonal. */
     GST_WARNING_OBJECT (self, "test hook: corrupting pixels (%d, 0) and "
         "(0, %d) of frame %" G_GUINT64_FORMAT, width - 1, rows - 1, frame);
     h_dst[row_bytes - 1] ^= 0xff;

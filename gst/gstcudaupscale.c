@@ -507,23 +507,14 @@ gst_cuda_upscale_transform_meta (GstBaseTransform * trans,
 }
 
 /* Pointer positions of navigation events (mouse, touch) come up from the
- * output, twice the input's size: they go on upstream in the input's
- * pixels, as videoscale sends them. */
+ * output, always twice the input's size: they go on upstream in the
+ * input's pixels, halved, as videoscale sends them.  (The halving needs
+ * no negotiated size, which the streaming thread may be replacing.) */
 static gboolean
 gst_cuda_upscale_src_event (GstBaseTransform * trans, GstEvent * event)
 {
-  GstVideoFilter *filter = GST_VIDEO_FILTER (trans);
-
-  if (GST_EVENT_TYPE (event) == GST_EVENT_NAVIGATION
-      && GST_VIDEO_INFO_WIDTH (&filter->out_info) > 0
-      && GST_VIDEO_INFO_HEIGHT (&filter->out_info) > 0) {
+  if (GST_EVENT_TYPE (event) == GST_EVENT_NAVIGATION) {
     static const gchar *const fields[2] = { "pointer_x", "pointer_y" };
-    const gint in[2] = { GST_VIDEO_INFO_WIDTH (&filter->in_info),
-      GST_VIDEO_INFO_HEIGHT (&filter->in_info)
-    };
-    const gint out[2] = { GST_VIDEO_INFO_WIDTH (&filter->out_info),
-      GST_VIDEO_INFO_HEIGHT (&filter->out_info)
-    };
     GstStructure *st;
     guint i;
 
@@ -533,8 +524,7 @@ gst_cuda_upscale_src_event (GstBaseTransform * trans, GstEvent * event)
       gdouble v;
 
       if (gst_structure_get_double (st, fields[i], &v))
-        gst_structure_set (st, fields[i], G_TYPE_DOUBLE,
-            v * in[i] / out[i], NULL);
+        gst_structure_set (st, fields[i], G_TYPE_DOUBLE, v / 2.0, NULL);
     }
   }
   return GST_BASE_TRANSFORM_CLASS (gst_cuda_upscale_parent_class)->src_event
