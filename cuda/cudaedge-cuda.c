@@ -456,6 +456,13 @@ ce_cuda_ctx_new_current (int n_streams, ce_cuda_ctx ** out)
     ce_set_error ("n_streams must be at least 2 (got %d)", n_streams);
     return CE_STATUS_INVALID_ARGUMENT;
   }
+  /* cudaGetDevice answers 0 on a thread with no context current, and
+   * the runtime would then make device 0's primary context for it: a
+   * context the caller never made, maybe on another GPU than its own. */
+  if (!thread_has_context ()) {
+    ce_set_error ("no CUDA context is current on the calling thread");
+    return CE_STATUS_NO_DEVICE;
+  }
   err = cudaGetDevice (&device);
   if (err != cudaSuccess) {
     ce_set_error ("no current CUDA context: %s", cudaGetErrorString (err));

@@ -1082,6 +1082,64 @@ test_entry_points_restore_the_current_device (void)
   }
 }
 
+/* ce_cuda_ctx_new_current on a thread with no context current: refused,
+ * not opened in device 0's primary context; with one current (here the
+ * last device's primary context, made current by cudaSetDevice), opened
+ * on that device. */
+typedef struct
+{
+  int device;
+  ce_status without, with;
+  char without_error[256];
+  ce_cuda_ctx *without_ctx;
+  int with_device;
+} NewCurrentLog;
+
+static gpointer
+new_current_thread (gpointer data)
+{
+  NewCurrentLog *log = data;
+  ce_cuda_ctx *ctx = (ce_cuda_ctx *) & ctx;     /* not NULL */
+
+  log->without = ce_cuda_ctx_new_current (2, &ctx);
+  g_strlcpy (log->without_error, ce_last_error (),
+      sizeof log->without_error);
+  log->without_ctx = ctx;
+  if (ctx != NULL)
+    ce_cuda_ctx_free (ctx);
+
+  if (cudaSetDevice (log->device) != cudaSuccess || cudaFree (NULL)
+      != cudaSuccess)
+    return NULL;                /* the case fails on log->with */
+  ctx = NULL;
+  log->with = ce_cuda_ctx_new_current (2, &ctx);
+  log->with_device = ce_cuda_ctx_device_id (ctx);
+  ce_cuda_ctx_free (ctx);
+  return NULL;
+}
+
+static void
+test_new_current_needs_a_current_context (void)
+{
+  NewCurrentLog log;
+
+  if (skip_without_gpu ())
+    return;
+  memset (&log, 0, sizeof log);
+  log.device = gpu_count () - 1;
+  log.with = CE_STATUS_CUDA_ERROR;
+  log.with_device = -2;
+  g_thread_join (g_thread_new ("no context", new_current_thread, &log));
+
+  g_test_message ("without a context: %s (%s)",
+      ce_status_string (log.without), log.without_error);
+  g_assert_cmpint (log.without, ==, CE_STATUS_NO_DEVICE);
+  g_assert_null (log.without_ctx);
+  g_assert_nonnull (strstr (log.without_error, "current"));
+  g_assert_cmpint (log.with, ==, CE_STATUS_OK);
+  g_assert_cmpint (log.with_device, ==, log.device);
+}
+
 /* A call that fails on a CUDA error (pinned memory that cannot be had, a
  * device frame with arguments refused) leaves nothing behind: the next
  * valid frame of the same thread works and, on the device path, is
@@ -1202,6 +1260,8 @@ ce_test_register_gpu_runtime (void)
       test_upscale_frame_ends_signalled);
   ce_test_add ("/gpu/runtime/entry-points-restore-the-current-device",
       test_entry_points_restore_the_current_device);
+  ce_test_add ("/gpu/runtime/new-current-needs-a-current-context",
+      test_new_current_needs_a_current_context);
   ce_test_add ("/gpu/runtime/failed-calls-leave-no-error-behind",
       test_failed_calls_leave_no_error_behind);
 }
