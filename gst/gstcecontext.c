@@ -381,7 +381,7 @@ gst_ce_is_pinned_memory (GstMemory * mem)
 
 GstBufferPool *
 gst_ce_pinned_pool_new (GstAllocator * allocator, GstCaps * caps,
-    guint min_buffers, guint max_buffers)
+    guint size, guint min_buffers, guint max_buffers)
 {
   GstBufferPool *pool;
   GstStructure *config;
@@ -393,8 +393,8 @@ gst_ce_pinned_pool_new (GstAllocator * allocator, GstCaps * caps,
 
   pool = gst_video_buffer_pool_new ();
   config = gst_buffer_pool_get_config (pool);
-  gst_buffer_pool_config_set_params (config, caps, info.size, min_buffers,
-      max_buffers);
+  gst_buffer_pool_config_set_params (config, caps, MAX (size, info.size),
+      min_buffers, max_buffers);
   gst_allocation_params_init (&params);
   gst_buffer_pool_config_set_allocator (config, allocator, &params);
   gst_buffer_pool_config_add_option (config, GST_BUFFER_POOL_OPTION_VIDEO_META);
@@ -423,7 +423,7 @@ gst_ce_pinned_propose_allocation (GstCeContext * ctx, GstQuery * query,
 
   allocator = gst_ce_pinned_allocator_new (ctx);
   if (need_pool) {
-    pool = gst_ce_pinned_pool_new (allocator, caps, held, 0);
+    pool = gst_ce_pinned_pool_new (allocator, caps, 0, held, 0);
     if (!pool) {
       gst_object_unref (allocator);
       return FALSE;
@@ -461,9 +461,12 @@ gst_ce_pinned_decide_allocation (GstCeContext * ctx, GstQuery * query,
   min += held;
   if (max != 0)
     max += held;
+  /* Downstream may ask for room past the frame, as GstBaseTransform's
+   * own pools give it. */
+  size = MAX (size, info.size);
 
   allocator = gst_ce_pinned_allocator_new (ctx);
-  pool = gst_ce_pinned_pool_new (allocator, caps, min, max);
+  pool = gst_ce_pinned_pool_new (allocator, caps, size, min, max);
   if (!pool) {
     gst_object_unref (allocator);
     return FALSE;
@@ -475,9 +478,9 @@ gst_ce_pinned_decide_allocation (GstCeContext * ctx, GstQuery * query,
   else
     gst_query_add_allocation_param (query, allocator, &params);
   if (gst_query_get_n_allocation_pools (query) > 0)
-    gst_query_set_nth_allocation_pool (query, 0, pool, info.size, min, max);
+    gst_query_set_nth_allocation_pool (query, 0, pool, size, min, max);
   else
-    gst_query_add_allocation_pool (query, pool, info.size, min, max);
+    gst_query_add_allocation_pool (query, pool, size, min, max);
 
   GST_DEBUG ("pinned output pool: %u - %u buffers", min, max);
   gst_object_unref (pool);

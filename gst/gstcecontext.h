@@ -72,9 +72,10 @@ G_DECLARE_FINAL_TYPE (GstCePinnedAllocator, gst_ce_pinned_allocator,
 GstAllocator *gst_ce_pinned_allocator_new (GstCeContext * ctx);
 gboolean gst_ce_is_pinned_memory (GstMemory * mem);
 
-/* A GstVideoBufferPool configured for @caps whose memory is pinned. */
+/* A GstVideoBufferPool configured for @caps whose memory is pinned, with
+ * buffers of @size bytes, or the caps' frame size where that is more. */
 GstBufferPool *gst_ce_pinned_pool_new (GstAllocator * allocator,
-    GstCaps * caps, guint min_buffers, guint max_buffers);
+    GstCaps * caps, guint size, guint min_buffers, guint max_buffers);
 
 /* GstBaseTransform::propose_allocation / ::decide_allocation with pinned
  * memory of @ctx; pools get @held buffers more than their minimum (and

@@ -121,8 +121,9 @@ gst_ce_cuda_memory_set_element_context (GstElement * element,
 static GstCudaContext *gst_ce_cuda_memory_get_context (GstCeBaseFilter *
     self);
 
-/* Asks the neighbours (downstream first, then upstream) and then the
- * application for a CUDA context, as GStreamer's CUDA elements do; an
+/* Takes the context set on the element before, else asks the neighbours
+ * (downstream first, then upstream) and then the application for one, as
+ * GStreamer's CUDA elements do; an
  * answer arrives through set_context, which fills priv->gst_ctx. */
 static void
 gst_ce_cuda_memory_find_context (GstCeBaseFilter * self)
@@ -130,8 +131,22 @@ gst_ce_cuda_memory_find_context (GstCeBaseFilter * self)
   GstBaseTransform *trans = GST_BASE_TRANSFORM_CAST (self);
   GstPad *pads[2] = { trans->srcpad, trans->sinkpad };
   GstCudaContext *found;
+  GstContext *own;
   GstQuery *query;
   guint i;
+
+  /* One the application set on this element, which GstElement keeps
+   * while stop forgets it: a restart works in it again. */
+  own = gst_element_get_context (GST_ELEMENT_CAST (self),
+      GST_CUDA_CONTEXT_TYPE);
+  if (own) {
+    gst_element_set_context (GST_ELEMENT_CAST (self), own);
+    gst_context_unref (own);
+    if ((found = gst_ce_cuda_memory_get_context (self))) {
+      gst_object_unref (found);
+      return;
+    }
+  }
 
   query = gst_query_new_context (GST_CUDA_CONTEXT_TYPE);
   for (i = 0; i < G_N_ELEMENTS (pads); i++) {

@@ -42,7 +42,6 @@
 #include <gst/video/video.h>
 
 #include "ce-check-util.h"
-#include "gstcepackage.h"       /* the plugin's GST_PACKAGE_NAME and ORIGIN */
 
 typedef struct
 {
@@ -677,6 +676,62 @@ GST_START_TEST (test_output_allocation_failure_is_an_error)
   g_error_free (err);
   gst_message_unref (msg);
   fail_unless_equals_int (gst_harness_buffers_received (f.h), 0);
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
+/* Downstream's pool size with room past the frame, set on its answer to
+ * the ALLOCATION query; *user_data gets the size asked. */
+static GstPadProbeReturn
+ask_for_room_past_the_frame (G_GNUC_UNUSED GstPad * pad,
+    GstPadProbeInfo * info, gpointer user_data)
+{
+  GstQuery *query = GST_PAD_PROBE_INFO_QUERY (info);
+  guint *asked = user_data;
+  GstVideoInfo vinfo;
+  GstCaps *caps;
+
+  if (GST_QUERY_TYPE (query) != GST_QUERY_ALLOCATION)
+    return GST_PAD_PROBE_OK;
+  gst_query_parse_allocation (query, &caps, NULL);
+  if (!caps || !gst_video_info_from_caps (&vinfo, caps))
+    return GST_PAD_PROBE_OK;
+  while (gst_query_get_n_allocation_pools (query) > 0)
+    gst_query_remove_nth_allocation_pool (query, 0);
+  *asked = GST_VIDEO_INFO_SIZE (&vinfo) + 4096;
+  gst_query_add_allocation_pool (query, NULL, *asked, 0, 0);
+  return GST_PAD_PROBE_OK;
+}
+
+/* A pool size downstream asks for, larger than the frame, is what each
+ * output buffer gets (on every backend: the CUDA one's pinned pool too),
+ * the frame in its first bytes. */
+GST_START_TEST (test_downstream_pool_size_is_honoured)
+{
+  const Element *el = ELEMENT;
+  GstElement *e = new_element (el, NULL);
+  GstPad *src = gst_element_get_static_pad (e, "src");
+  CeTestFixture f;
+  GstVideoInfo info;
+  GstBuffer *in, *out;
+  guint8 *expected;
+  guint asked = 0;
+
+  gst_pad_add_probe (src, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM
+      | GST_PAD_PROBE_TYPE_PULL, ask_for_room_past_the_frame, &asked, NULL);
+  gst_object_unref (src);
+  ce_test_fixture_start (&f, e, el->format, 61, 47);
+  in = ce_test_random_frame (el->format, 61, 47, 5, &info);
+  expected = expected_output (el, in, &info);
+  out = ce_test_push_and_pull (f.h, in);
+  fail_unless (asked > 0, "no ALLOCATION query answered");
+  fail_unless (gst_buffer_get_size (out) >= asked,
+      "output of %" G_GSIZE_FORMAT " bytes where downstream asked for %u",
+      gst_buffer_get_size (out), asked);
+  assert_output (el, out, el->format, expected, 61, 47);
+  g_free (expected);
+  gst_buffer_unref (out);
   ce_test_fixture_stop (&f);
 }
 
@@ -1476,10 +1531,14 @@ GST_START_TEST (test_plugin_reports_its_package)
 
   fail_unless (plugin != NULL);
   fail_unless_equals_string (gst_plugin_get_name (plugin), "cudaedge");
+  /* The options as given, from the environment (tests/check/meson.build):
+   * what the build escaped into the plugin must read back the same. */
+  fail_unless (g_getenv ("CE_EXPECT_PACKAGE_NAME") != NULL);
+  fail_unless (g_getenv ("CE_EXPECT_PACKAGE_ORIGIN") != NULL);
   fail_unless_equals_string (gst_plugin_get_package (plugin),
-      GST_PACKAGE_NAME);
+      g_getenv ("CE_EXPECT_PACKAGE_NAME"));
   fail_unless_equals_string (gst_plugin_get_origin (plugin),
-      GST_PACKAGE_ORIGIN);
+      g_getenv ("CE_EXPECT_PACKAGE_ORIGIN"));
   fail_unless_equals_string (gst_plugin_get_version (plugin),
       CE_EXPECT_VERSION);
   fail_unless_equals_string (gst_plugin_get_license (plugin), "LGPL");
@@ -1528,6 +1587,7 @@ elements_suite (void)
     ADD (test_renegotiation_to_another_size_and_format);
     ADD (test_too_small_buffer_is_an_error);
     ADD (test_output_allocation_failure_is_an_error);
+    ADD (test_downstream_pool_size_is_honoured);
     ADD (test_video_meta_outside_buffer_is_an_error);
     ADD (test_backend_cuda_errors_without_gpu_or_works_with_one);
     ADD (test_backend_auto_picks_cuda_or_falls_back_to_cpu);

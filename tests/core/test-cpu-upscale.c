@@ -164,8 +164,11 @@ check_size (int w, int h, int bpp, int band_mask)
 
 /* ---- tests ---- */
 
-/* The folded form the fast path uses, against ce_bilinear itself, for
- * every fx, fy the upscale produces and corner values from both ends. */
+/* The identity the fast path's arithmetic rests on (two horizontal sums
+ * of weights 4 - fx and fx, then one vertical, rounded once): it equals
+ * ce_bilinear for every fx, fy the upscale produces and corner values
+ * from both ends.  The identity only: the fast path itself is checked
+ * against the reference by the cases below. */
 static void
 test_folded_arithmetic_matches_ce_bilinear (void)
 {

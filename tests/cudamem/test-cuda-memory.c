@@ -22,6 +22,7 @@
 
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudamemory.h>
+#include <gst/cuda/gstcudautils.h>
 
 #include "cudaedge-core.h"
 
@@ -455,6 +456,43 @@ GST_START_TEST (test_one_cuda_context_for_the_pipeline)
 
 GST_END_TEST;
 
+/* A context the application sets on the element itself (not through a
+ * bin, whose NEED_CONTEXT answer would give it again) is worked in after
+ * a restart too, not replaced by one of the element's own. */
+GST_START_TEST (test_application_context_kept_across_restarts)
+{
+  GstElement *edge;
+  GstCudaContext *app;
+  GstContext *context;
+  GstObject *got;
+  int round;
+
+  SKIP_WITHOUT_GPU ();
+  app = gst_cuda_context_new (0);
+  fail_unless (app != NULL);
+  edge = gst_element_factory_make ("cudaedge", NULL);
+  gst_util_set_object_arg (G_OBJECT (edge), "backend", "cuda");
+  context = gst_context_new_cuda_context (app);
+  gst_element_set_context (edge, context);
+  gst_context_unref (context);
+
+  for (round = 0; round < 2; round++) {
+    fail_unless (gst_element_set_state (edge, GST_STATE_PAUSED)
+        != GST_STATE_CHANGE_FAILURE);
+    got = element_cuda_context (edge);
+    fail_unless (got == GST_OBJECT (app), "round %d: cudaedge works in %"
+        GST_PTR_FORMAT ", not the application's %" GST_PTR_FORMAT, round,
+        got, app);
+    gst_clear_object (&got);
+    fail_unless (gst_element_set_state (edge, GST_STATE_NULL)
+        == GST_STATE_CHANGE_SUCCESS);
+  }
+  gst_object_unref (edge);
+  gst_object_unref (app);
+}
+
+GST_END_TEST;
+
 /* Caps the element's @pad gives for @peer_caps on its other pad. */
 static GstCaps *
 query_caps (GstElement * e, const gchar * pad_name, const gchar * peer_caps)
@@ -565,6 +603,7 @@ cuda_memory_suite (void)
   tcase_add_test (tc, test_backend_cpu_never_offers_cuda_memory);
   tcase_add_test (tc, test_negotiation_both_ways_on_cuda);
   tcase_add_test (tc, test_one_cuda_context_for_the_pipeline);
+  tcase_add_test (tc, test_application_context_kept_across_restarts);
   tcase_add_test (tc, test_every_cuda_format_to_gray8_matches_reference);
   tcase_add_test (tc, test_cuda_memory_output_nv12_and_i420);
   tcase_add_test (tc, test_frames_in_flight_on_cuda_memory_match_reference);
