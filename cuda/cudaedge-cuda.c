@@ -106,6 +106,7 @@ typedef struct
 struct ce_cuda_ctx
 {
   int device;
+  CUcontext cu;                 /* the CUDA context it works in */
   char name[256];
   int n_streams;
   cudaStream_t *streams;
@@ -236,27 +237,31 @@ ce_cuda_device_count (int *count)
   return CE_STATUS_OK;
 }
 
-/* ---- the calling thread's current device ----
+/* ---- the calling thread's current context ----
  *
  * Every entry point that works on a context's device takes a device scope
- * around its CUDA calls: it saves the calling thread's current device
- * (cudaGetDevice), makes its own current where that is another one, and
- * gives the thread its device back before returning, on every path.  So
- * an application that embeds the elements and uses CUDA itself, or a pool
- * allocating buffers on its own thread, keeps its current device.  When
- * the device is already current nothing is switched, so a context the
- * caller made current (ce_cuda_ctx_new_current) stays current.  Giving a
- * device back is cudaSetDevice, which since CUDA 12 makes that device's
- * primary context current (creating it the first time).  A thread with
- * no context current (cudaGetDevice answers 0 there too) has nothing to
- * give back: it keeps the entry point's device, rather than having
- * device 0's primary context made for it on a host whose pipeline runs
- * on another GPU. */
+ * around its CUDA calls: it saves the calling thread's current CUDA
+ * context, makes the one it works in current where that is another, and
+ * gives the thread its context back before returning, on every path.  A
+ * ce_cuda_ctx works in the CUDA context it was made in: the device's
+ * primary context (ce_cuda_ctx_new), or the caller's
+ * (ce_cuda_ctx_new_current); entry points without one (device checks,
+ * ce_cuda_ctx_new) work in the device's primary context.  So an
+ * application that embeds the elements and has a context of its own
+ * current (one it made, or GStreamer's), on this device or another, keeps
+ * it, and a ce_cuda_ctx never works in it by mistake; a thread that had
+ * none has none again.  Contexts are compared and switched with the
+ * driver's cuCtxGetCurrent and cuCtxSetCurrent (found through the
+ * runtime, so that the build needs no libcuda); where the driver does not
+ * give them, devices are compared and switched instead (cudaGetDevice,
+ * cudaSetDevice). */
 
 typedef struct
 {
   int device;                   /* the entry point's */
-  int prev;                     /* the thread's, -1 when it has none */
+  int prev;                     /* by devices: the thread's, -1 for none */
+  CUcontext saved;              /* by contexts: the thread's */
+  int switched;                 /* by contexts: saved goes back */
   int taken;                    /* the scope is open */
 } ce_device_scope;
 
@@ -264,23 +269,53 @@ typedef struct
 static _Thread_local int scopes_open;
 static _Thread_local unsigned long scopes_taken;
 
-/* The driver's cuCtxGetCurrent, found through the runtime so that the
- * build needs no libcuda; NULL where the driver does not give it. */
+/* The driver's context calls; NULL where the driver does not give them. */
 static PFN_cuCtxGetCurrent_v4000 ctx_get_current;
-static pthread_once_t ctx_get_current_once = PTHREAD_ONCE_INIT;
+static PFN_cuCtxSetCurrent_v4000 ctx_set_current;
+static pthread_once_t ctx_calls_once = PTHREAD_ONCE_INIT;
 
-static void
-ctx_get_current_find (void)
+static void *
+driver_call_find (const char *name)
 {
   enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSuccess;
   void *fn = NULL;
 
-  if (cudaGetDriverEntryPointByVersion ("cuCtxGetCurrent", &fn, 4000,
-          cudaEnableDefault, &found) == cudaSuccess
-      && found == cudaDriverEntryPointSuccess)
-    ctx_get_current = (PFN_cuCtxGetCurrent_v4000) fn;
-  else
-    (void) cudaGetLastError ();
+  if (cudaGetDriverEntryPointByVersion (name, &fn, 4000, cudaEnableDefault,
+          &found) == cudaSuccess && found == cudaDriverEntryPointSuccess)
+    return fn;
+  (void) cudaGetLastError ();
+  return NULL;
+}
+
+static void
+ctx_calls_find (void)
+{
+  ctx_get_current = (PFN_cuCtxGetCurrent_v4000)
+      driver_call_find ("cuCtxGetCurrent");
+  ctx_set_current = (PFN_cuCtxSetCurrent_v4000)
+      driver_call_find ("cuCtxSetCurrent");
+  if (ctx_get_current == NULL || ctx_set_current == NULL)
+    ctx_get_current = NULL, ctx_set_current = NULL;
+}
+
+/* Whether contexts can be told apart and switched. */
+static int
+have_ctx_calls (void)
+{
+  pthread_once (&ctx_calls_once, ctx_calls_find);
+  return ctx_get_current != NULL;
+}
+
+/* The calling thread's current context, NULL for none (or where that
+ * cannot be told). */
+static CUcontext
+current_context (void)
+{
+  CUcontext current = NULL;
+
+  if (!have_ctx_calls () || ctx_get_current (&current) != CUDA_SUCCESS)
+    return NULL;
+  return current;
 }
 
 /* Whether the calling thread has a context current (1 where that cannot
@@ -290,38 +325,83 @@ thread_has_context (void)
 {
   CUcontext current = NULL;
 
-  pthread_once (&ctx_get_current_once, ctx_get_current_find);
-  if (ctx_get_current == NULL)
+  if (!have_ctx_calls ())
     return 1;
   return ctx_get_current (&current) != CUDA_SUCCESS || current != NULL;
 }
 
-static ce_status
-device_scope_take (ce_device_scope * scope, int device)
+/* Gives the thread back what it had current before the scope. */
+static void
+device_scope_restore (ce_device_scope * scope)
 {
-  cudaError_t err;
+  if (have_ctx_calls ()) {
+    if (scope->switched)
+      (void) ctx_set_current (scope->saved);
+  } else if (scope->prev >= 0 && scope->prev != scope->device
+      && cudaSetDevice (scope->prev) != cudaSuccess) {
+    (void) cudaGetLastError ();
+  }
+}
+
+/* Opens a scope in @target, or in @device's primary context where @target
+ * is NULL. */
+static ce_status
+device_scope_take (ce_device_scope * scope, int device, CUcontext target)
+{
+  cudaError_t err = cudaSuccess;
 
   scope->device = device;
+  scope->prev = -1;
+  scope->saved = NULL;
+  scope->switched = 0;
   scope->taken = 0;
-  if (!thread_has_context ()) {
-    scope->prev = -1;
-  } else if (cudaGetDevice (&scope->prev) != cudaSuccess) {
-    (void) cudaGetLastError ();
-    scope->prev = -1;
-  }
-  if (scope->prev != device) {
-    err = cudaSetDevice (device);
-    if (err != cudaSuccess) {
-      ce_set_error ("cudaSetDevice (%d) failed: %s", device,
-          cudaGetErrorString (err));
-      (void) cudaGetLastError ();
-      return CE_STATUS_CUDA_ERROR;
+  if (have_ctx_calls ()) {
+    CUcontext now = NULL;
+
+    if (ctx_get_current (&scope->saved) != CUDA_SUCCESS)
+      scope->saved = NULL;
+    if (target != NULL && target != scope->saved) {
+      CUresult res = ctx_set_current (target);
+
+      if (res != CUDA_SUCCESS) {
+        ce_set_error ("cannot make the context's CUDA context current "
+            "(driver error %d)", (int) res);
+        return CE_STATUS_CUDA_ERROR;
+      }
+      scope->switched = 1;
+    } else if (target == NULL) {
+      /* cudaSetDevice makes the device's primary context current. */
+      err = cudaSetDevice (device);
+      if (err == cudaSuccess && ctx_get_current (&now) == CUDA_SUCCESS)
+        scope->switched = now != scope->saved;
     }
+  } else {
+    if (cudaGetDevice (&scope->prev) != cudaSuccess) {
+      (void) cudaGetLastError ();
+      scope->prev = -1;
+    }
+    if (scope->prev != device)
+      err = cudaSetDevice (device);
+  }
+  if (err != cudaSuccess) {
+    ce_set_error ("cudaSetDevice (%d) failed: %s", device,
+        cudaGetErrorString (err));
+    (void) cudaGetLastError ();
+    if (scope->switched || target == NULL)
+      device_scope_restore (scope);
+    return CE_STATUS_CUDA_ERROR;
   }
   scope->taken = 1;
   scopes_open++;
   scopes_taken++;
   return CE_STATUS_OK;
+}
+
+/* A scope in the context @ctx works in. */
+static ce_status
+ctx_scope_take (ce_device_scope * scope, const ce_cuda_ctx * ctx)
+{
+  return device_scope_take (scope, ctx->device, ctx->cu);
 }
 
 /* Does nothing for a scope that was not taken. */
@@ -330,9 +410,7 @@ device_scope_give_back (ce_device_scope * scope)
 {
   if (!scope->taken)
     return;
-  if (scope->prev >= 0 && scope->prev != scope->device
-      && cudaSetDevice (scope->prev) != cudaSuccess)
-    (void) cudaGetLastError ();
+  device_scope_restore (scope);
   scope->taken = 0;
   scopes_open--;
 }
@@ -358,7 +436,7 @@ device_usable (int device)
   cudaError_t err;
   int ok;
 
-  if (device_scope_take (&scope, device) != CE_STATUS_OK)
+  if (device_scope_take (&scope, device, NULL) != CE_STATUS_OK)
     return 0;
   err = cudaFree (NULL);
   ok = err == cudaSuccess;
@@ -435,7 +513,7 @@ ce_cuda_ctx_new (int device_id, int n_streams, ce_cuda_ctx ** out)
   if ((status = ce_cuda_device_pick (device_id, &device_id)) != CE_STATUS_OK)
     return status;
 
-  if ((status = device_scope_take (&scope, device_id)) != CE_STATUS_OK)
+  if ((status = device_scope_take (&scope, device_id, NULL)) != CE_STATUS_OK)
     return status;
   status = ctx_create_on_device (device_id, n_streams, out);
   device_scope_give_back (&scope);
@@ -491,6 +569,7 @@ ctx_create_on_device (int device_id, int n_streams, ce_cuda_ctx ** out)
     return CE_STATUS_OUT_OF_MEMORY;
   }
   ctx->device = device_id;
+  ctx->cu = current_context ();
   if (pthread_mutex_init (&ctx->pinned_lock, NULL) != 0) {
     ce_set_error ("cannot create the CUDA context's mutex");
     status = CE_STATUS_OUT_OF_MEMORY;
@@ -561,7 +640,7 @@ ce_cuda_ctx_free (ce_cuda_ctx * ctx)
     return;
   /* Without the device (it cannot fail once the context exists) the
    * releases below fail harmlessly. */
-  (void) device_scope_take (&scope, ctx->device);
+  (void) ctx_scope_take (&scope, ctx);
   for (i = 0; i < ctx->n_streams; i++) {
     cudaStreamSynchronize (ctx->streams[i]);
     cudaStreamDestroy (ctx->streams[i]);
@@ -640,7 +719,7 @@ ce_cuda_host_alloc (ce_cuda_ctx * ctx, size_t size, void **ptr)
       (status = ce_check_pointer (ptr, "ptr")) != CE_STATUS_OK)
     return status;
   *ptr = NULL;
-  if ((status = device_scope_take (&scope, ctx->device)) != CE_STATUS_OK)
+  if ((status = ctx_scope_take (&scope, ctx)) != CE_STATUS_OK)
     return status;
   /* Portable: pinned in every CUDA context, GStreamer's included. */
   CUDA_TRY (cudaHostAlloc (ptr, size ? size : 1, cudaHostAllocPortable));
@@ -671,7 +750,7 @@ ce_cuda_host_free (ce_cuda_ctx * ctx, void *ptr)
   pthread_mutex_lock (&ctx->pinned_lock);
   (void) ce_pinned_table_remove (&ctx->pinned, ptr);
   pthread_mutex_unlock (&ctx->pinned_lock);
-  if ((status = device_scope_take (&scope, ctx->device)) != CE_STATUS_OK)
+  if ((status = ctx_scope_take (&scope, ctx)) != CE_STATUS_OK)
     return status;
   CUDA_TRY (cudaFreeHost (ptr));
 fail:
@@ -991,7 +1070,7 @@ ce_cuda_frame_wait (ce_cuda_ctx * ctx, int slot, ce_timing * timing)
   }
   sl = &ctx->slots[slot];
   sl->busy = 0;
-  if ((status = device_scope_take (&scope, ctx->device)) != CE_STATUS_OK)
+  if ((status = ctx_scope_take (&scope, ctx)) != CE_STATUS_OK)
     goto fail;
   /* The last download of each stream the frame used: those complete, so
    * has every band before them on their streams, and the uploads the
@@ -1106,7 +1185,7 @@ ce_cuda_edge_frame_submit (ce_cuda_ctx * ctx, int slot, const ce_frame * src,
   ej.job.prepare = edge_prepare;
   ej.job.run = edge_run;
 
-  if ((status = device_scope_take (&scope, ctx->device)) != CE_STATUS_OK)
+  if ((status = ctx_scope_take (&scope, ctx)) != CE_STATUS_OK)
     return status;
   CE_TRY (buffer_reserve (&sl->d_src, ej.job.src_row_bytes, h, 0));
   if (ej.needs_luma)
@@ -1193,7 +1272,7 @@ ce_cuda_upscale2x_frame_submit (ce_cuda_ctx * ctx, int slot,
   uj.job.out_rows_per_src_row = 2;
   uj.job.run = upscale_run;
 
-  if ((status = device_scope_take (&scope, ctx->device)) != CE_STATUS_OK)
+  if ((status = ctx_scope_take (&scope, ctx)) != CE_STATUS_OK)
     return status;
   CE_TRY (buffer_reserve (&sl->d_src, uj.job.src_row_bytes, height, 0));
   CE_TRY (buffer_reserve (&sl->d_dst, uj.job.dst_row_bytes, 2 * height, 0));

@@ -471,9 +471,19 @@ gst_ce_base_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
     GstVideoInfo * in_info, GstCaps * outcaps, GstVideoInfo * out_info)
 {
   GstCeBaseFilter *self = GST_CE_BASE_FILTER (filter);
+  GstCeBaseFilterPrivate *priv = GET_PRIV (self);
 
-  /* No frame is in flight here: CAPS is serialized, so the frames of the
-   * old format were drained before it. */
+  /* Frames of the old caps leave under them, before anything changes.
+   * CAPS is serialized, so they were drained before it, and so they were
+   * before a renegotiation downstream asked for (gstceqos.c), unless its
+   * RECONFIGURE came between that look and GstBaseTransform's own. */
+  if (gst_ce_in_flight_length (&priv->in_flight) > 0) {
+    GstFlowReturn flow = gst_ce_base_filter_drain (self);
+
+    if (flow <= GST_FLOW_NOT_NEGOTIATED)
+      priv->drain_flow = flow;
+  }
+
   if (!GET_CLASS (self)->set_info (self, in_info, out_info)) {
     GST_ERROR_OBJECT (self, "cannot convert %" GST_PTR_FORMAT " to %"
         GST_PTR_FORMAT, incaps, outcaps);

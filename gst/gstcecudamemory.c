@@ -48,7 +48,12 @@ gst_ce_buffer_is_cuda_memory_of (GstBuffer * buffer, GstCudaContext * ctx)
   for (i = 0; i < n; i++) {
     GstMemory *mem = gst_buffer_peek_memory (buffer, i);
 
-    if (!gst_is_cuda_memory (mem) || ((GstCudaMemory *) mem)->context != ctx)
+    /* Another GstCudaContext around the same CUDA context (each pipeline
+     * that makes its own around a device's primary context has one)
+     * holds pointers valid here too. */
+    if (!gst_is_cuda_memory (mem) || (((GstCudaMemory *) mem)->context != ctx
+            && gst_cuda_context_get_handle (((GstCudaMemory *) mem)->context)
+            != gst_cuda_context_get_handle (ctx)))
       return FALSE;
   }
   return TRUE;
@@ -214,9 +219,27 @@ gst_ce_cuda_memory_ensure_context (GstCeBaseFilter * self, gint device_id)
   if (!gst_cuda_load_library ())
     return NULL;
   /* The context the application or a neighbour gives, else one around
-   * the device's primary context, offered to the others. */
-  if ((gst_ctx = gst_ce_cuda_memory_get_context (self)))
-    return gst_ctx;
+   * the device's primary context, offered to the others.  One taken
+   * before cuda-device-id named another device is dropped. */
+  if ((gst_ctx = gst_ce_cuda_memory_get_context (self))) {
+    GValue v = G_VALUE_INIT;
+    gint ctx_device;
+
+    /* A guint in GStreamer 1.22, read through a transform to gint. */
+    g_value_init (&v, G_TYPE_INT);
+    g_object_get_property (G_OBJECT (gst_ctx), "cuda-device-id", &v);
+    ctx_device = g_value_get_int (&v);
+    g_value_unset (&v);
+    if (device_id < 0 || device_id == ctx_device)
+      return gst_ctx;
+    GST_INFO_OBJECT (self, "dropping the CUDA context of device %d: "
+        "cuda-device-id is %d", ctx_device, device_id);
+    g_mutex_lock (&priv->lock);
+    if (priv->gst_ctx == gst_ctx)
+      g_clear_object (&priv->gst_ctx);
+    g_mutex_unlock (&priv->lock);
+    gst_object_unref (gst_ctx);
+  }
   gst_ce_cuda_memory_find_context (self);
   if ((gst_ctx = gst_ce_cuda_memory_get_context (self)))
     return gst_ctx;

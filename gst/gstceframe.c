@@ -97,11 +97,9 @@ gst_ce_base_filter_validate_input (GstCeBaseFilter * self,
           || meta->n_planes != GST_VIDEO_INFO_N_PLANES (info)))
     goto meta_mismatch;
 
-#ifdef HAVE_GST_CUDA
-  if (GET_PRIV (self)->in_cuda)
-    return gst_ce_cuda_memory_validate (self, buffer);
-#endif
-
+  /* The geometry is checked alike in CUDA memory (its size is the
+   * allocation's, its meta's offsets and strides in it): a plane outside
+   * it would have the kernel read past the allocation. */
   size = gst_buffer_get_size (buffer);
   row = gst_ce_plane_row_bytes (info->finfo, 0, width);
 
@@ -140,6 +138,11 @@ gst_ce_base_filter_validate_input (GstCeBaseFilter * self,
     goto too_small;
   if (size < needed)
     goto too_small;
+
+#ifdef HAVE_GST_CUDA
+  if (GET_PRIV (self)->in_cuda)
+    return gst_ce_cuda_memory_validate (self, buffer);
+#endif
 
   /* Only plane 0 is read, but a frame whose other planes (from its meta)
    * lie outside the buffer cannot be mapped.  GstVideoFrame's own mapping

@@ -21,6 +21,7 @@
 
 #include <glib.h>
 #include <cuda_runtime_api.h>
+#include <cudaTypedefs.h>
 
 #include "ce-core-test.h"
 #include "cudaedge-core.h"
@@ -1082,6 +1083,167 @@ test_entry_points_restore_the_current_device (void)
   }
 }
 
+/* ---- the CUDA context a ce_cuda_ctx works in ---- */
+
+/* The driver's context calls, through the runtime (the tests do not link
+ * libcuda, which a machine without a driver lacks). */
+typedef struct
+{
+  PFN_cuCtxCreate_v3020 create;
+  PFN_cuCtxDestroy_v4000 destroy;
+  PFN_cuCtxGetCurrent_v4000 get_current;
+  PFN_cuCtxSetCurrent_v4000 set_current;
+  PFN_cuDeviceGet_v2000 device_get;
+} DriverCalls;
+
+static gboolean
+driver_call (const char *name, int version, void **fn)
+{
+  enum cudaDriverEntryPointQueryResult found = cudaDriverEntryPointSuccess;
+
+  *fn = NULL;
+  return cudaGetDriverEntryPointByVersion (name, fn, version,
+      cudaEnableDefault, &found) == cudaSuccess
+      && found == cudaDriverEntryPointSuccess && *fn != NULL;
+}
+
+static gboolean
+driver_calls (DriverCalls * d)
+{
+  return driver_call ("cuCtxCreate", 3020, (void **) &d->create)
+      && driver_call ("cuCtxDestroy", 4000, (void **) &d->destroy)
+      && driver_call ("cuCtxGetCurrent", 4000, (void **) &d->get_current)
+      && driver_call ("cuCtxSetCurrent", 4000, (void **) &d->set_current)
+      && driver_call ("cuDeviceGet", 2000, (void **) &d->device_get);
+}
+
+typedef struct
+{
+  DriverCalls d;
+  int device;
+  /* Each step's status, output comparison and the context current after
+   * it; the step that failed to set up, if any. */
+  ce_status status[6];
+  int equal[6];
+  CUcontext after[6], expect_after[6];
+  const char *setup_failed;
+} CtxLog;
+
+/* One poisoned 61x47 frame of edges through @ctx, compared with the
+ * reference; the context current after the call goes in log->after[i]. */
+static void
+ctx_step (CtxLog * log, int i, ce_cuda_ctx * ctx, CUcontext expect_after)
+{
+  const int w = 61, h = 47;
+  guint8 *src = random_bytes ((gsize) w * h), *want = g_malloc (w * h),
+      *got = poisoned_bytes ((gsize) w * h);
+  ce_frame f = { src, w, w, h, CE_FORMAT_GRAY8 };
+  ce_edge_params params;
+
+  ce_edge_params_init (&params);
+  (void) ce_ref_edge_frame (&f, &params, want, w);
+  log->status[i] = ce_cuda_edge_frame (ctx, &f, &params, got, w, NULL);
+  log->equal[i] = memcmp (want, got, (size_t) w * h) == 0;
+  log->after[i] = NULL;
+  (void) log->d.get_current (&log->after[i]);
+  log->expect_after[i] = expect_after;
+  g_free (src);
+  g_free (want);
+  g_free (got);
+}
+
+static gpointer
+ctx_thread (gpointer data)
+{
+  CtxLog *log = data;
+  CUcontext app = NULL, gst = NULL;
+  ce_cuda_ctx *primary_ctx = NULL, *current_ctx = NULL;
+  CUdevice dev;
+
+  if (log->d.device_get (&dev, log->device) != CUDA_SUCCESS
+      || log->d.create (&app, 0, dev) != CUDA_SUCCESS) {
+    log->setup_failed = "cuCtxCreate";
+    return NULL;
+  }
+  /* The application's own context is current: ce_cuda_ctx_new still
+   * works in the device's primary context, and gives app back. */
+  log->status[0] = ce_cuda_ctx_new (log->device, 2, &primary_ctx);
+  log->after[0] = NULL;
+  (void) log->d.get_current (&log->after[0]);
+  log->expect_after[0] = app;
+  log->equal[0] = 1;
+  if (primary_ctx == NULL)
+    return NULL;
+  ctx_step (log, 1, primary_ctx, app);
+
+  /* A context made in another (as GStreamer's is, pushed) works in it
+   * from a thread with none current, and leaves none current. */
+  if (log->d.create (&gst, 0, dev) != CUDA_SUCCESS) {
+    log->setup_failed = "cuCtxCreate (second)";
+    return NULL;
+  }
+  log->status[2] = ce_cuda_ctx_new_current (2, &current_ctx);
+  log->equal[2] = 1;
+  log->after[2] = NULL;
+  (void) log->d.get_current (&log->after[2]);
+  log->expect_after[2] = gst;
+  if (current_ctx == NULL || log->d.set_current (NULL) != CUDA_SUCCESS)
+    return NULL;
+  ctx_step (log, 3, current_ctx, NULL);
+
+  /* The application's context gone: the first works as before. */
+  (void) log->d.set_current (app);
+  (void) log->d.destroy (app);
+  (void) log->d.set_current (NULL);
+  ctx_step (log, 4, primary_ctx, NULL);
+  /* From a thread with the second's context current: it stays. */
+  (void) log->d.set_current (gst);
+  ctx_step (log, 5, primary_ctx, gst);
+
+  ce_cuda_ctx_free (primary_ctx);
+  (void) log->d.set_current (NULL);
+  ce_cuda_ctx_free (current_ctx);
+  (void) log->d.set_current (gst);
+  (void) log->d.destroy (gst);
+  return NULL;
+}
+
+/* A ce_cuda_ctx works in the CUDA context it was made in (the device's
+ * primary one, or the caller's for ce_cuda_ctx_new_current), whatever
+ * the calling thread has current, and gives the thread its own back:
+ * one made while an application's context was current does not end up
+ * in it, nor fail once that context is gone. */
+static void
+test_contexts_work_in_their_own_cuda_context (void)
+{
+  CtxLog log;
+  int i;
+
+  if (skip_without_gpu ())
+    return;
+  memset (&log, 0, sizeof log);
+  for (i = 0; i < 6; i++)
+    log.status[i] = CE_STATUS_CUDA_ERROR;
+  if (!driver_calls (&log.d)) {
+    g_printerr ("\n*** SKIP %s: the driver gives no context calls ***\n",
+        g_test_get_path ());
+    g_test_skip ("no driver context calls");
+    return;
+  }
+  log.device = gpu_count () - 1;
+  g_thread_join (g_thread_new ("contexts", ctx_thread, &log));
+
+  g_assert_null (log.setup_failed);
+  for (i = 0; i < 6; i++) {
+    g_test_message ("step %d: %s, %s, context after %p (expected %p)", i,
+        ce_status_string (log.status[i]), log.equal[i] ? "exact" : "differs",
+        (void *) log.after[i], (void *) log.expect_after[i]);
+    g_assert_cmpint (log.status[i], ==, CE_STATUS_OK);
+    g_assert_true (log.equal[i]);
+    g_assert_true (log.after[i] == log.expect_after[i]);
+  }
+}
+
 /* ce_cuda_ctx_new_current on a thread with no context current: refused,
  * not opened in device 0's primary context; with one current (here the
  * last device's primary context, made current by cudaSetDevice), opened
@@ -1260,6 +1422,8 @@ ce_test_register_gpu_runtime (void)
       test_upscale_frame_ends_signalled);
   ce_test_add ("/gpu/runtime/entry-points-restore-the-current-device",
       test_entry_points_restore_the_current_device);
+  ce_test_add ("/gpu/runtime/contexts-work-in-their-own-cuda-context",
+      test_contexts_work_in_their_own_cuda_context);
   ce_test_add ("/gpu/runtime/new-current-needs-a-current-context",
       test_new_current_needs_a_current_context);
   ce_test_add ("/gpu/runtime/failed-calls-leave-no-error-behind",

@@ -23,6 +23,7 @@
 #include <gst/cuda/gstcudacontext.h>
 #include <gst/cuda/gstcudamemory.h>
 #include <gst/cuda/gstcudautils.h>
+#include <gst/cuda/gstcudaloader.h>
 
 #include "cudaedge-core.h"
 
@@ -493,6 +494,178 @@ GST_START_TEST (test_application_context_kept_across_restarts)
 
 GST_END_TEST;
 
+/* An NV12 frame of @w x @h in CUDA memory of @ctx, random from @seed,
+ * with a video meta of its memory's own layout; @meta_h (not @h where the
+ * frame should lie about its size) is the meta's height. */
+static GstBuffer *
+cuda_frame (GstCudaContext * ctx, gint w, gint h, gint meta_h, guint32 seed)
+{
+  gsize offset[GST_VIDEO_MAX_PLANES] = { 0, };
+  gint stride[GST_VIDEO_MAX_PLANES] = { 0, };
+  GstVideoInfo info;
+  GstCudaMemory *cmem;
+  GstMemory *mem;
+  GstBuffer *buf;
+  GstMapInfo map;
+  GRand *rand = g_rand_new_with_seed (seed);
+  gsize i;
+  guint p;
+
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, w, h);
+  mem = gst_cuda_allocator_alloc (NULL, ctx, &info);
+  fail_unless (mem != NULL);
+  cmem = (GstCudaMemory *) mem;
+  fail_unless (gst_memory_map (mem, &map, GST_MAP_WRITE));
+  for (i = 0; i < map.size; i++)
+    map.data[i] = g_rand_int (rand) & 0xff;
+  gst_memory_unmap (mem, &map);
+  g_rand_free (rand);
+  buf = gst_buffer_new ();
+  gst_buffer_append_memory (buf, mem);
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (&cmem->info); p++) {
+    offset[p] = GST_VIDEO_INFO_PLANE_OFFSET (&cmem->info, p);
+    stride[p] = GST_VIDEO_INFO_PLANE_STRIDE (&cmem->info, p);
+  }
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_FORMAT_NV12, w, meta_h, 2, offset, stride);
+  return buf;
+}
+
+/* cudaedge alone in a harness, in @ctx, NV12 in CUDA memory in and GRAY8
+ * out; its bus in *bus. */
+static GstHarness *
+cuda_edge_harness (GstCudaContext * ctx, gint w, gint h, GstBus ** bus)
+{
+  GstElement *edge = gst_element_factory_make ("cudaedge", NULL);
+  GstContext *context = gst_context_new_cuda_context (ctx);
+  GstHarness *hh;
+  gchar *caps;
+
+  gst_util_set_object_arg (G_OBJECT (edge), "backend", "cuda");
+  gst_element_set_context (edge, context);
+  gst_context_unref (context);
+  *bus = gst_bus_new ();
+  gst_element_set_bus (edge, *bus);
+  hh = gst_harness_new_with_element (edge, "sink", "src");
+  gst_object_unref (edge);
+  caps = caps_string (CUDA_MEMORY, "NV12", w, h, "0/1");
+  gst_harness_set_src_caps_str (hh, caps);
+  g_free (caps);
+  caps = caps_string (NULL, "GRAY8", w, h, "0/1");
+  gst_harness_set_sink_caps_str (hh, caps);
+  g_free (caps);
+  return hh;
+}
+
+/* A frame in CUDA memory whose planes (from its meta, of the caps' size)
+ * do not fit in its memory is refused with a format error before any GPU
+ * work, as in system memory: not read past the allocation. */
+GST_START_TEST (test_cuda_input_outside_its_memory_is_an_error)
+{
+  GstCudaContext *ctx;
+  GstHarness *hh;
+  GstMessage *msg;
+  GError *err = NULL;
+  GstBus *bus;
+
+  SKIP_WITHOUT_GPU ();
+  ctx = gst_cuda_context_new (0);
+  fail_unless (ctx != NULL);
+  hh = cuda_edge_harness (ctx, 64, 1024, &bus);
+  /* 16 rows of memory, a meta of 1024 */
+  fail_unless_equals_int (gst_harness_push (hh, cuda_frame (ctx, 64, 16,
+              1024, 7)), GST_FLOW_ERROR);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  fail_unless (msg != NULL, "no error message");
+  gst_message_parse_error (msg, &err, NULL);
+  fail_unless (g_error_matches (err, GST_STREAM_ERROR,
+          GST_STREAM_ERROR_FORMAT), "%s", err->message);
+  GST_INFO ("refused: %s", err->message);
+  g_error_free (err);
+  gst_message_unref (msg);
+  fail_unless_equals_int (gst_harness_buffers_received (hh), 0);
+  gst_harness_teardown (hh);
+  gst_object_unref (bus);
+  gst_object_unref (ctx);
+}
+
+GST_END_TEST;
+
+/* Memory of another GstCudaContext around the same CUDA context (as two
+ * pipelines each wrapping a device's primary context have) is taken as
+ * the element's own: exact edges, no error. */
+GST_START_TEST (test_cuda_memory_of_another_wrapper_is_taken)
+{
+  const gint w = 61, h = 47;
+  GstCudaContext *ctx, *wrapper;
+  GstVideoInfo info;
+  GstHarness *hh;
+  GstBuffer *in, *out;
+  GstBus *bus;
+  CUdevice dev;
+  guint8 *ref;
+  guint device_id = 0;
+
+  SKIP_WITHOUT_GPU ();
+  ctx = gst_cuda_context_new (0);
+  fail_unless (ctx != NULL);
+  g_object_get (ctx, "cuda-device-id", &device_id, NULL);
+  fail_unless_equals_int (CuDeviceGet (&dev, device_id), CUDA_SUCCESS);
+  wrapper = gst_cuda_context_new_wrapped (gst_cuda_context_get_handle (ctx),
+      dev);
+  fail_unless (wrapper != NULL && wrapper != ctx);
+
+  hh = cuda_edge_harness (wrapper, w, h, &bus);
+  in = cuda_frame (ctx, w, h, h, 11);
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, w, h);
+  ref = reference_edges (in, &info, CE_FORMAT_NV12);
+  fail_unless_equals_int (gst_harness_push (hh, in), GST_FLOW_OK);
+  fail_unless (gst_harness_push_event (hh, gst_event_new_eos ()));
+  out = gst_harness_try_pull (hh);
+  fail_unless (out != NULL, "no output");
+  gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, w, h);
+  assert_plane (out, &info, 0, ref, w, h, 0, "NV12 of another wrapper");
+  fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR) == NULL);
+  gst_buffer_unref (out);
+  g_free (ref);
+  gst_harness_teardown (hh);
+  gst_object_unref (bus);
+  gst_object_unref (wrapper);
+  gst_object_unref (ctx);
+}
+
+GST_END_TEST;
+
+/* A context set on the element for device 0, then cuda-device-id set to
+ * a device that does not exist: backend=cuda refuses to start, rather
+ * than working on device 0. */
+GST_START_TEST (test_context_of_another_device_than_asked_is_dropped)
+{
+  GstElement *edge;
+  GstCudaContext *ctx;
+  GstContext *context;
+  gint count = 0;
+
+  SKIP_WITHOUT_GPU ();
+  fail_unless_equals_int (ce_cuda_device_count (&count), CE_STATUS_OK);
+  ctx = gst_cuda_context_new (0);
+  fail_unless (ctx != NULL);
+  edge = gst_element_factory_make ("cudaedge", NULL);
+  gst_util_set_object_arg (G_OBJECT (edge), "backend", "cuda");
+  context = gst_context_new_cuda_context (ctx);
+  gst_element_set_context (edge, context);
+  gst_context_unref (context);
+  g_object_set (edge, "cuda-device-id", count, NULL);
+
+  fail_unless_equals_int (gst_element_set_state (edge, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  gst_element_set_state (edge, GST_STATE_NULL);
+  gst_object_unref (edge);
+  gst_object_unref (ctx);
+}
+
+GST_END_TEST;
+
 /* Caps the element's @pad gives for @peer_caps on its other pad. */
 static GstCaps *
 query_caps (GstElement * e, const gchar * pad_name, const gchar * peer_caps)
@@ -604,6 +777,9 @@ cuda_memory_suite (void)
   tcase_add_test (tc, test_negotiation_both_ways_on_cuda);
   tcase_add_test (tc, test_one_cuda_context_for_the_pipeline);
   tcase_add_test (tc, test_application_context_kept_across_restarts);
+  tcase_add_test (tc, test_cuda_input_outside_its_memory_is_an_error);
+  tcase_add_test (tc, test_cuda_memory_of_another_wrapper_is_taken);
+  tcase_add_test (tc, test_context_of_another_device_than_asked_is_dropped);
   tcase_add_test (tc, test_every_cuda_format_to_gray8_matches_reference);
   tcase_add_test (tc, test_cuda_memory_output_nv12_and_i420);
   tcase_add_test (tc, test_frames_in_flight_on_cuda_memory_match_reference);
