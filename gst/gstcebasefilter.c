@@ -484,6 +484,15 @@ gst_ce_base_filter_set_info (GstVideoFilter * filter, GstCaps * incaps,
       priv->drain_flow = flow;
   }
 
+  if (!gst_ce_base_filter_views_ok_for (in_info, TRUE)) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("Multiview video with its views in separate memories is not "
+            "supported."), ("multiview-mode %s",
+            gst_video_multiview_mode_to_caps_string
+            (GST_VIDEO_INFO_MULTIVIEW_MODE (in_info))));
+    return FALSE;
+  }
+
   if (!GET_CLASS (self)->set_info (self, in_info, out_info)) {
     GST_ERROR_OBJECT (self, "cannot convert %" GST_PTR_FORMAT " to %"
         GST_PTR_FORMAT, incaps, outcaps);
@@ -691,11 +700,108 @@ gst_ce_base_filter_decide_allocation (GstBaseTransform * trans,
       ->decide_allocation (trans, query);
 }
 
+/* Whether frames of multiview @mode can be worked on as one picture:
+ * not with their views in separate memories (only the first would be),
+ * nor, unless @packed_ok, with pixels of the views alternating by rows,
+ * columns or both. */
+static gboolean
+gst_ce_base_filter_views_ok (GstVideoMultiviewMode mode, gboolean packed_ok)
+{
+  switch (mode) {
+    case GST_VIDEO_MULTIVIEW_MODE_SEPARATED:
+      return FALSE;
+    case GST_VIDEO_MULTIVIEW_MODE_ROW_INTERLEAVED:
+    case GST_VIDEO_MULTIVIEW_MODE_COLUMN_INTERLEAVED:
+    case GST_VIDEO_MULTIVIEW_MODE_CHECKERBOARD:
+    case GST_VIDEO_MULTIVIEW_MODE_SIDE_BY_SIDE_QUINCUNX:
+      return packed_ok;
+    default:
+      return TRUE;
+  }
+}
+
+static gboolean
+gst_ce_base_filter_view_value_ok (const GValue * v, gboolean packed_ok)
+{
+  return G_VALUE_HOLDS_STRING (v) && g_value_get_string (v)
+      && gst_ce_base_filter_views_ok (gst_video_multiview_mode_from_caps_string
+      (g_value_get_string (v)), packed_ok);
+}
+
+gboolean
+gst_ce_base_filter_restrict_views (GstStructure * out, gboolean packed_ok)
+{
+  const GValue *v = gst_structure_get_value (out, "multiview-mode");
+  GValue kept = G_VALUE_INIT;
+  guint i, n;
+
+  if (!v)
+    return TRUE;
+  if (!GST_VALUE_HOLDS_LIST (v))
+    return gst_ce_base_filter_view_value_ok (v, packed_ok);
+  g_value_init (&kept, GST_TYPE_LIST);
+  n = gst_value_list_get_size (v);
+  for (i = 0; i < n; i++) {
+    const GValue *mode = gst_value_list_get_value (v, i);
+
+    if (gst_ce_base_filter_view_value_ok (mode, packed_ok))
+      gst_value_list_append_value (&kept, mode);
+  }
+  n = gst_value_list_get_size (&kept);
+  if (n == 0) {
+    g_value_unset (&kept);
+    return FALSE;
+  }
+  if (n == 1)
+    gst_structure_set_value (out, "multiview-mode",
+        gst_value_list_get_value (&kept, 0));
+  else
+    gst_structure_set_value (out, "multiview-mode", &kept);
+  g_value_unset (&kept);
+  return TRUE;
+}
+
+gboolean
+gst_ce_base_filter_views_ok_for (const GstVideoInfo * info, gboolean packed_ok)
+{
+  return gst_ce_base_filter_views_ok (GST_VIDEO_INFO_MULTIVIEW_MODE (info),
+      packed_ok);
+}
+
 GstCaps *
 gst_ce_base_filter_filter_caps (GstCeBaseFilter * self,
     GstPadDirection direction, GstCaps * caps, GstCaps * result,
     GstCaps * filter)
 {
+  /* In fixed input caps (the stream's) a missing pixel-aspect-ratio,
+   * interlace-mode or multiview-mode is its default (1/1, progressive,
+   * mono: as GstVideoInfo reads it): said on the output, whose caps are
+   * then fixed too, so that a peer that lists the field accepts them
+   * (GstBaseTransform does not ask the peer to fill in caps that are
+   * already fixed).  Queries from downstream keep a missing field as
+   * "any". */
+  if (direction == GST_PAD_SINK && gst_caps_is_fixed (caps)
+      && !gst_caps_is_empty (result)) {
+    const GstStructure *in = gst_caps_get_structure (caps, 0);
+    guint i;
+
+    result = gst_caps_make_writable (result);
+    for (i = 0; i < gst_caps_get_size (result); i++) {
+      GstStructure *s = gst_caps_get_structure (result, i);
+
+      if (!gst_structure_has_field (in, "pixel-aspect-ratio")
+          && !gst_structure_has_field (s, "pixel-aspect-ratio"))
+        gst_structure_set (s, "pixel-aspect-ratio", GST_TYPE_FRACTION, 1, 1,
+            NULL);
+      if (!gst_structure_has_field (in, "interlace-mode")
+          && !gst_structure_has_field (s, "interlace-mode"))
+        gst_structure_set (s, "interlace-mode", G_TYPE_STRING, "progressive",
+            NULL);
+      if (!gst_structure_has_field (in, "multiview-mode")
+          && !gst_structure_has_field (s, "multiview-mode"))
+        gst_structure_set (s, "multiview-mode", G_TYPE_STRING, "mono", NULL);
+    }
+  }
   if (filter) {
     GstCaps *tmp = gst_caps_intersect_full (filter, result,
         GST_CAPS_INTERSECT_FIRST);

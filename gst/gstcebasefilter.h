@@ -168,6 +168,18 @@ GstCaps *gst_ce_base_filter_filter_caps (GstCeBaseFilter * self,
 void gst_ce_base_filter_fixate_defaults (const GstStructure * in,
     GstStructure * out);
 
+/* For a subclass's transform_caps: restricts @out's multiview-mode (a mode
+ * or a list of them), when it has one, to the modes whose frames can be
+ * worked on as one picture: never views in separate memories; views
+ * whose pixels alternate (by rows, columns or both) only with
+ * @packed_ok.  FALSE when that leaves nothing. */
+gboolean gst_ce_base_filter_restrict_views (GstStructure * out,
+    gboolean packed_ok);
+
+/* The same test on negotiated @info. */
+gboolean gst_ce_base_filter_views_ok_for (const GstVideoInfo * info,
+    gboolean packed_ok);
+
 /* Whether the element may negotiate GStreamer CUDA memory now: built with
  * it, started, and on the CUDA backend.  For the subclass's
  * transform_caps. */

@@ -319,14 +319,21 @@ gst_cuda_edge_get_property (GObject * object, guint prop_id, GValue * value,
   GST_OBJECT_UNLOCK (self);
 }
 
-/* Adds @in, with the formats and the memory of @templ, to @ret. */
+/* Adds @in, with the formats and the memory of @templ, to @ret (nothing
+ * for views in separate memories, of which only the first would be
+ * worked on). */
 static GstCaps *
 gst_cuda_edge_add_structure (GstCaps * ret, const GstStructure * in,
     GstStaticCaps * templ)
 {
-  GstCaps *caps = gst_static_caps_get (templ);
+  GstCaps *caps;
   GstStructure *out = gst_structure_copy (in);
 
+  if (!gst_ce_base_filter_restrict_views (out, TRUE)) {
+    gst_structure_free (out);
+    return ret;
+  }
+  caps = gst_static_caps_get (templ);
   gst_structure_remove_fields (out, "colorimetry", "chroma-site", NULL);
   gst_structure_set_value (out, "format",
       gst_structure_get_value (gst_caps_get_structure (caps, 0), "format"));

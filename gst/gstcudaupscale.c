@@ -238,69 +238,6 @@ gst_cuda_upscale_restrict_progressive (GstStructure * out)
   return ok;
 }
 
-/* Whether the views of multiview @mode stay apart when the frame is
- * scaled as one picture: not when their pixels alternate by rows,
- * columns or both. */
-static gboolean
-gst_cuda_upscale_views_apart (GstVideoMultiviewMode mode)
-{
-  switch (mode) {
-    case GST_VIDEO_MULTIVIEW_MODE_ROW_INTERLEAVED:
-    case GST_VIDEO_MULTIVIEW_MODE_COLUMN_INTERLEAVED:
-    case GST_VIDEO_MULTIVIEW_MODE_CHECKERBOARD:
-    case GST_VIDEO_MULTIVIEW_MODE_SIDE_BY_SIDE_QUINCUNX:
-      return FALSE;
-    default:
-      return TRUE;
-  }
-}
-
-/* Whether @v, a multiview-mode string, names a mode whose views stay
- * apart. */
-static gboolean
-gst_cuda_upscale_mode_value_apart (const GValue * v)
-{
-  return G_VALUE_HOLDS_STRING (v) && g_value_get_string (v)
-      && gst_cuda_upscale_views_apart
-      (gst_video_multiview_mode_from_caps_string (g_value_get_string (v)));
-}
-
-/* Restricts @out's multiview-mode, when it has one (a mode or a list of
- * them), to the modes whose views stay apart; FALSE when that leaves
- * nothing. */
-static gboolean
-gst_cuda_upscale_restrict_views (GstStructure * out)
-{
-  const GValue *v = gst_structure_get_value (out, "multiview-mode");
-  GValue kept = G_VALUE_INIT;
-  guint i, n;
-
-  if (!v)
-    return TRUE;
-  if (!GST_VALUE_HOLDS_LIST (v))
-    return gst_cuda_upscale_mode_value_apart (v);
-  g_value_init (&kept, GST_TYPE_LIST);
-  n = gst_value_list_get_size (v);
-  for (i = 0; i < n; i++) {
-    const GValue *mode = gst_value_list_get_value (v, i);
-
-    if (gst_cuda_upscale_mode_value_apart (mode))
-      gst_value_list_append_value (&kept, mode);
-  }
-  n = gst_value_list_get_size (&kept);
-  if (n == 0) {
-    g_value_unset (&kept);
-    return FALSE;
-  }
-  if (n == 1)
-    gst_structure_set_value (out, "multiview-mode",
-        gst_value_list_get_value (&kept, 0));
-  else
-    gst_structure_set_value (out, "multiview-mode", &kept);
-  g_value_unset (&kept);
-  return TRUE;
-}
-
 static GstCaps *
 gst_cuda_upscale_transform_caps (GstBaseTransform * trans,
     GstPadDirection direction, GstCaps * caps, GstCaps * filter)
@@ -340,9 +277,9 @@ gst_cuda_upscale_transform_caps (GstBaseTransform * trans,
       gst_structure_free (out);
       continue;
     }
-    if (!gst_cuda_upscale_restrict_views (out)) {
-      GST_DEBUG_OBJECT (trans, "%" GST_PTR_FORMAT "'s views are interleaved",
-          in);
+    if (!gst_ce_base_filter_restrict_views (out, FALSE)) {
+      GST_DEBUG_OBJECT (trans, "%" GST_PTR_FORMAT "'s views are interleaved "
+          "or separate", in);
       gst_structure_free (out);
       continue;
     }
@@ -448,7 +385,7 @@ gst_cuda_upscale_set_info (GstCeBaseFilter * base,
             CE_UPSCALE_MAX_SIZE), (NULL));
     return FALSE;
   }
-  if (!gst_cuda_upscale_views_apart (GST_VIDEO_INFO_MULTIVIEW_MODE (in_info))) {
+  if (!gst_ce_base_filter_views_ok_for (in_info, FALSE)) {
     GST_ELEMENT_ERROR (base, STREAM, FORMAT,
         ("Multiview mode %s interleaves its views, which an upscale of the "
             "whole frame would blend.", gst_video_multiview_mode_to_caps_string

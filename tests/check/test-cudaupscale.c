@@ -455,12 +455,14 @@ CE_TEST (test_interlaced_input_is_not_negotiated)
 GST_END_TEST;
 
 /* Multiview modes whose views alternate by rows, columns or both would be
- * blended like the fields of interlaced frames: not negotiated.  Views
- * side by side or one above the other stay apart. */
+ * blended like the fields of interlaced frames: not negotiated, nor views
+ * in separate memories.  Views side by side or one above the other stay
+ * apart. */
 CE_TEST (test_interleaved_views_are_not_negotiated)
 {
   static const gchar *const refused[] = { "row-interleaved",
-    "column-interleaved", "checkerboard", "side-by-side-quincunx"
+    "column-interleaved", "checkerboard", "side-by-side-quincunx",
+    "separated"
   };
   GstCaps *caps;
   guint i;

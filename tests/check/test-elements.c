@@ -502,41 +502,76 @@ GST_END_TEST;
  * does not change that (cudaupscale refused such input as interlaced). */
 GST_START_TEST (test_missing_fields_fixate_to_their_defaults)
 {
+  /* Input caps unfixed (no frame rate: GstBaseTransform asks downstream
+   * and fixates) and fixed (whose output is fixed at once, so the
+   * defaults must be said in it for downstream to accept it). */
+  static const gchar *const rates[] = { "", ",framerate=30/1" };
+  const Element *el = ELEMENT;
+  guint r;
+
+  for (r = 0; r < G_N_ELEMENTS (rates); r++) {
+    CeTestFixture f;
+    GstVideoInfo info;
+    GstCaps *caps;
+    GstStructure *s;
+    GstBuffer *out;
+    gint n = 0, d = 0;
+    gchar *src;
+
+    f.element = new_element (el, "cpu");
+    f.bus = gst_bus_new ();
+    gst_element_set_bus (f.element, f.bus);
+    f.h = gst_harness_new_with_element (f.element, "sink", "src");
+    gst_harness_set_sink_caps_str (f.h, "video/x-raw,"
+        "interlace-mode={ interleaved, progressive },"
+        "pixel-aspect-ratio=[ 1/10, 10/1 ],"
+        "multiview-mode={ row-interleaved, mono }");
+    src = g_strdup_printf ("video/x-raw,format=%s,width=8,height=8%s",
+        el->format, rates[r]);
+    gst_harness_set_src_caps_str (f.h, src);
+    out = gst_harness_push_and_pull (f.h,
+        ce_test_random_frame (el->format, 8, 8, 3, &info));
+    fail_unless (out != NULL, "%s: no output", src);
+    gst_buffer_unref (out);
+    caps = gst_pad_get_current_caps (f.h->sinkpad);
+    fail_unless (caps != NULL);
+    s = gst_caps_get_structure (caps, 0);
+    fail_unless (gst_structure_get_fraction (s, "pixel-aspect-ratio", &n,
+            &d));
+    fail_unless (n == 1 && d == 1, "pixel-aspect-ratio %d/%d", n, d);
+    fail_unless_equals_string (gst_structure_get_string (s,
+            "interlace-mode"), "progressive");
+    fail_unless_equals_string (gst_structure_get_string (s,
+            "multiview-mode"), "mono");
+    gst_caps_unref (caps);
+    g_free (src);
+    ce_test_fixture_stop (&f);
+  }
+}
+
+GST_END_TEST;
+
+/* Multiview frames whose views lie in separate memories (of which only
+ * the first would be worked on) are not negotiated. */
+GST_START_TEST (test_separate_views_are_not_negotiated)
+{
   const Element *el = ELEMENT;
   CeTestFixture f;
   GstVideoInfo info;
-  GstCaps *caps;
-  GstStructure *s;
-  GstBuffer *out;
-  gint n = 0, d = 0;
   gchar *src;
 
   f.element = new_element (el, "cpu");
   f.bus = gst_bus_new ();
   gst_element_set_bus (f.element, f.bus);
   f.h = gst_harness_new_with_element (f.element, "sink", "src");
-  gst_harness_set_sink_caps_str (f.h, "video/x-raw,"
-      "interlace-mode={ interleaved, progressive },"
-      "pixel-aspect-ratio=[ 1/10, 10/1 ],"
-      "multiview-mode={ row-interleaved, mono }");
-  src = g_strdup_printf ("video/x-raw,format=%s,width=8,height=8",
-      el->format);
+  src = g_strdup_printf ("video/x-raw,format=%s,width=8,height=8,"
+      "framerate=25/1,multiview-mode=separated,views=2", el->format);
   gst_harness_set_src_caps_str (f.h, src);
   g_free (src);
-  out = gst_harness_push_and_pull (f.h,
-      ce_test_random_frame (el->format, 8, 8, 3, &info));
-  fail_unless (out != NULL);
-  gst_buffer_unref (out);
-  caps = gst_pad_get_current_caps (f.h->sinkpad);
-  fail_unless (caps != NULL);
-  s = gst_caps_get_structure (caps, 0);
-  fail_unless (gst_structure_get_fraction (s, "pixel-aspect-ratio", &n, &d));
-  fail_unless (n == 1 && d == 1, "pixel-aspect-ratio %d/%d", n, d);
-  fail_unless_equals_string (gst_structure_get_string (s, "interlace-mode"),
-      "progressive");
-  fail_unless_equals_string (gst_structure_get_string (s, "multiview-mode"),
-      "mono");
-  gst_caps_unref (caps);
+  fail_unless_equals_int (gst_harness_push (f.h,
+          ce_test_random_frame (el->format, 8, 8, 1, &info)),
+      GST_FLOW_NOT_NEGOTIATED);
+  fail_unless_equals_int (gst_harness_buffers_received (f.h), 0);
   ce_test_fixture_stop (&f);
 }
 
@@ -1584,6 +1619,7 @@ elements_suite (void)
     ADD (test_eos_with_frames_held_and_no_peer_is_an_error);
     ADD (test_output_caps_keep_rate_and_par);
     ADD (test_missing_fields_fixate_to_their_defaults);
+    ADD (test_separate_views_are_not_negotiated);
     ADD (test_renegotiation_to_another_size_and_format);
     ADD (test_too_small_buffer_is_an_error);
     ADD (test_output_allocation_failure_is_an_error);
