@@ -512,6 +512,7 @@ cuda_frame (GstCudaContext * ctx, gint w, gint h, gint meta_h, guint32 seed)
   guint p;
 
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, w, h);
+  gst_cuda_memory_init_once ();  /* the default allocator */
   mem = gst_cuda_allocator_alloc (NULL, ctx, &info);
   fail_unless (mem != NULL);
   cmem = (GstCudaMemory *) mem;
