@@ -504,6 +504,7 @@ cuda_frame (GstCudaContext * ctx, gint w, gint h, gint meta_h, guint32 seed)
   gint stride[GST_VIDEO_MAX_PLANES] = { 0, };
   GstVideoInfo info;
   GstCudaMemory *cmem;
+  GstAllocator *alloc;
   GstMemory *mem;
   GstBuffer *buf;
   GstMapInfo map;
@@ -512,8 +513,11 @@ cuda_frame (GstCudaContext * ctx, gint w, gint h, gint meta_h, guint32 seed)
   guint p;
 
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, w, h);
-  gst_cuda_memory_init_once ();  /* the default allocator */
-  mem = gst_cuda_allocator_alloc (NULL, ctx, &info);
+  gst_cuda_memory_init_once ();  /* registers GStreamer's CUDA allocator */
+  alloc = gst_allocator_find (GST_CUDA_MEMORY_TYPE_NAME);
+  fail_unless (alloc != NULL);
+  mem = gst_cuda_allocator_alloc (GST_CUDA_ALLOCATOR (alloc), ctx, &info);
+  gst_object_unref (alloc);
   fail_unless (mem != NULL);
   cmem = (GstCudaMemory *) mem;
   fail_unless (gst_memory_map (mem, &map, GST_MAP_WRITE));
