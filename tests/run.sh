@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs what is missing (Debian 12, as root), builds and runs every test.
-# Usage: tests/run.sh [BUILD_DIR] [meson test arguments...]
+# Usage: tests/run.sh [BUILD_DIR] [meson test arguments...] (a BUILD_DIR
+# does not start with '-')
 # Without a GPU the GPU suites report SKIP; the CPU suites always run.
 # BUILD_DIR defaults to build, the folder examples/run-edge.sh uses too, so
 # the CUDA kernels are compiled once for both.
@@ -32,8 +33,14 @@ if [ -x /usr/local/cuda/bin/nvcc ]; then
   export PATH="$PATH:/usr/local/cuda/bin"
 fi
 
-BUILD=${1:-build}
-shift || true
+# A first argument that is an option (tests/run.sh --suite cpu) goes to
+# meson test, with the default folder.
+if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
+  BUILD=$1
+  shift
+else
+  BUILD=build
+fi
 # The test hooks (environment variables that corrupt or fail chosen frames)
 # are for test builds only; the package leaves them out.  The tests are
 # built whatever the folder was configured with before (so some always

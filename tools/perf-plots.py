@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Plots of the benchmark CSV files that tests/bench/perf-sweep.sh writes.
 
 Usage: tools/perf-plots.py CSVDIR OUTDIR

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: LGPL-2.1-or-later
 """Writes the seed corpus of the core's fuzz target (tests/fuzz/corpus/).
 
 Each input is the 12-byte header fuzz-core.c decodes (operation, format,
