@@ -222,7 +222,9 @@ parse_args (int argc, char **argv)
       }
       opt.sizes[opt.n_sizes++] = parse_size (v);
     } else if ((v = opt_value (argc, argv, &i, "--runs"))) {
-      opt.runs = parse_int (v, 1, 100000, "--runs");
+      /* Two at least: the frames-in-flight row times the periods
+       * between completions, one fewer than the runs. */
+      opt.runs = parse_int (v, 2, 100000, "--runs");
     } else if ((v = opt_value (argc, argv, &i, "--pgm-in"))) {
       opt.pgm_in = v;
     } else if ((v = opt_value (argc, argv, &i, "--out-dir"))) {
