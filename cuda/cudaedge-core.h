@@ -288,10 +288,13 @@ ce_status ce_cuda_ctx_new (int device_id, int n_streams, ce_cuda_ctx ** ctx);
 
 /* The same in the CUDA context current on the calling thread (one the
  * caller made, such as GStreamer's GstCudaContext pushed), instead of the
- * device's primary context; CE_STATUS_NO_DEVICE on a thread with none.
+ * device's primary context; CE_STATUS_NO_DEVICE on a thread with none
+ * (where the driver gives the runtime its context calls; without them
+ * that cannot be told, and the runtime's current device is taken).
  * Every later call on @ctx works in that context (making it current for
  * the call where another is, and giving the caller's back), so it must
- * outlive @ctx. */
+ * outlive @ctx.  A context made by ce_cuda_ctx_new works in the device's
+ * primary context, which a cudaDeviceReset destroys: free it before. */
 ce_status ce_cuda_ctx_new_current (int n_streams, ce_cuda_ctx ** ctx);
 void ce_cuda_ctx_free (ce_cuda_ctx * ctx);
 int ce_cuda_ctx_device_id (const ce_cuda_ctx * ctx);

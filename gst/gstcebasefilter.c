@@ -773,13 +773,14 @@ gst_ce_base_filter_filter_caps (GstCeBaseFilter * self,
     GstPadDirection direction, GstCaps * caps, GstCaps * result,
     GstCaps * filter)
 {
-  /* In fixed input caps (the stream's) a missing pixel-aspect-ratio,
+  /* In fixed input caps (the stream's, or an upstream answer to a query
+   * that happens to be fixed) a missing pixel-aspect-ratio,
    * interlace-mode or multiview-mode is its default (1/1, progressive,
    * mono: as GstVideoInfo reads it): said on the output, whose caps are
    * then fixed too, so that a peer that lists the field accepts them
    * (GstBaseTransform does not ask the peer to fill in caps that are
-   * already fixed).  Queries from downstream keep a missing field as
-   * "any". */
+   * already fixed).  Queries from downstream (the other direction) keep
+   * a missing field as "any". */
   if (direction == GST_PAD_SINK && gst_caps_is_fixed (caps)
       && !gst_caps_is_empty (result)) {
     const GstStructure *in = gst_caps_get_structure (caps, 0);

@@ -35,11 +35,15 @@ fi
 
 # A first argument that is an option (tests/run.sh --suite cpu) goes to
 # meson test, with the default folder.
-if [ $# -gt 0 ] && [ "${1#-}" = "$1" ]; then
+if [ $# -gt 0 ] && [ -n "$1" ] && [ "${1#-}" = "$1" ]; then
   BUILD=$1
   shift
 else
   BUILD=build
+  # an empty first argument names the default folder too
+  if [ $# -gt 0 ] && [ -z "$1" ]; then
+    shift
+  fi
 fi
 # The test hooks (environment variables that corrupt or fail chosen frames)
 # are for test builds only; the package leaves them out.  The tests are
