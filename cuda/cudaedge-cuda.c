@@ -30,6 +30,7 @@
 #include <cudaTypedefs.h>
 
 #include "cudaedge-core.h"
+#include "cudaedge-device.h"
 #include "cudaedge-kernels.h"
 #include "cudaedge-private.h"
 #include "cudaedge-testing.h"
@@ -370,10 +371,11 @@ device_scope_take (ce_device_scope * scope, int device, CUcontext target)
       }
       scope->switched = 1;
     } else if (target == NULL) {
-      /* cudaSetDevice makes the device's primary context current. */
+      /* cudaSetDevice makes the device's primary context current.  The
+       * thread's own goes back unless it is known to be that one. */
       err = cudaSetDevice (device);
-      if (err == cudaSuccess && ctx_get_current (&now) == CUDA_SUCCESS)
-        scope->switched = now != scope->saved;
+      scope->switched = err != cudaSuccess
+          || ctx_get_current (&now) != CUDA_SUCCESS || now != scope->saved;
     }
   } else {
     if (cudaGetDevice (&scope->prev) != cudaSuccess) {
@@ -387,8 +389,7 @@ device_scope_take (ce_device_scope * scope, int device, CUcontext target)
     ce_set_error ("cudaSetDevice (%d) failed: %s", device,
         cudaGetErrorString (err));
     (void) cudaGetLastError ();
-    if (scope->switched || target == NULL)
-      device_scope_restore (scope);
+    device_scope_restore (scope);
     return CE_STATUS_CUDA_ERROR;
   }
   scope->taken = 1;
@@ -448,6 +449,38 @@ device_usable (int device)
   }
   device_scope_give_back (&scope);
   return ok;
+}
+
+ce_status
+ce_cuda_dev_primary_context (int device_id, struct CUctx_st **primary)
+{
+  ce_device_scope scope;
+  ce_status status;
+  cudaError_t err;
+
+  if ((status = ce_check_pointer (primary, "primary")) != CE_STATUS_OK)
+    return status;
+  *primary = NULL;
+  if (!have_ctx_calls ()) {
+    ce_set_error ("the CUDA driver does not give its context calls");
+    return CE_STATUS_NO_DEVICE;
+  }
+  /* The scope puts back whatever the thread had current, and leaves the
+   * rest of its context stack as it was. */
+  if ((status = device_scope_take (&scope, device_id, NULL)) != CE_STATUS_OK)
+    return status;
+  err = cudaFree (NULL);        /* initialises the primary context */
+  if (err != cudaSuccess) {
+    ce_set_error ("cannot initialise device %d's primary context: %s",
+        device_id, cudaGetErrorString (err));
+    (void) cudaGetLastError ();
+    status = CE_STATUS_NO_DEVICE;
+  } else if ((*primary = current_context ()) == NULL) {
+    ce_set_error ("device %d's primary context is not current", device_id);
+    status = CE_STATUS_NO_DEVICE;
+  }
+  device_scope_give_back (&scope);
+  return status;
 }
 
 static ce_status ctx_create_on_device (int device_id, int n_streams,
@@ -539,6 +572,12 @@ ce_cuda_ctx_new_current (int n_streams, ce_cuda_ctx ** out)
    * context the caller never made, maybe on another GPU than its own. */
   if (!thread_has_context ()) {
     ce_set_error ("no CUDA context is current on the calling thread");
+    return CE_STATUS_NO_DEVICE;
+  }
+  /* Scopes switch to the context by its handle (ctx->cu): one that
+   * cannot be read would leave them in the device's primary context. */
+  if (have_ctx_calls () && current_context () == NULL) {
+    ce_set_error ("cannot read the calling thread's CUDA context");
     return CE_STATUS_NO_DEVICE;
   }
   err = cudaGetDevice (&device);

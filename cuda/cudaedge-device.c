@@ -116,23 +116,6 @@ dev_image_ensure (ce_dev_image * img, size_t row_bytes, int rows)
 }
 
 ce_status
-ce_cuda_dev_primary_enter (int device_id)
-{
-  cudaError_t err;
-
-  err = cudaSetDevice (device_id);
-  if (err == cudaSuccess)
-    err = cudaFree (NULL);      /* initialises the primary context */
-  if (err != cudaSuccess) {
-    ce_set_error ("cannot make device %d's primary context current: %s",
-        device_id, cudaGetErrorString (err));
-    (void) cudaGetLastError ();
-    return CE_STATUS_NO_DEVICE;
-  }
-  return CE_STATUS_OK;
-}
-
-ce_status
 ce_cuda_dev_new (ce_cuda_dev ** out)
 {
   ce_cuda_dev *dev;

@@ -21,12 +21,16 @@ extern "C" {
 
 typedef struct ce_cuda_dev ce_cuda_dev;
 
-/* Makes @device_id's primary context (the one the CUDA runtime itself
- * works in, kept for the life of the process) current on the calling
- * thread, initialising it when needed.  The caller, which reads its handle
- * with the driver API, puts back afterwards whatever context the thread
- * had current before. */
-ce_status ce_cuda_dev_primary_enter (int device_id);
+/* The driver's context handle (a CUcontext). */
+struct CUctx_st;
+
+/* Sets *@primary to @device_id's primary context (the one the CUDA
+ * runtime itself works in, kept for the life of the process),
+ * initialising it when needed.  The calling thread's current context and
+ * the rest of its context stack are as they were on return.  The one call
+ * here that selects a device. */
+ce_status ce_cuda_dev_primary_context (int device_id,
+    struct CUctx_st **primary);
 
 /* CE_CUDA_SLOTS slots, each with its own stream, in the current context. */
 ce_status ce_cuda_dev_new (ce_cuda_dev ** dev);

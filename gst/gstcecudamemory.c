@@ -191,21 +191,13 @@ static GstCudaContext *
 gst_ce_cuda_memory_new_primary (GstCeBaseFilter * self, gint device_id)
 {
   GstCudaContext *gst_ctx = NULL;
-  CUcontext saved = NULL, cu = NULL;
+  CUcontext cu = NULL;
   CUdevice dev;
 
-  if (CuCtxPopCurrent (&saved) != CUDA_SUCCESS)
-    saved = NULL;
-  if (ce_cuda_dev_primary_enter (device_id) != CE_STATUS_OK) {
+  if (ce_cuda_dev_primary_context (device_id, &cu) != CE_STATUS_OK)
     GST_INFO_OBJECT (self, "%s", ce_last_error ());
-  } else if (CuCtxPopCurrent (&cu) != CUDA_SUCCESS || cu == NULL) {
-    GST_INFO_OBJECT (self, "device %d's primary context is not current",
-        device_id);
-  } else if (CuDeviceGet (&dev, device_id) == CUDA_SUCCESS) {
+  else if (CuDeviceGet (&dev, device_id) == CUDA_SUCCESS)
     gst_ctx = gst_cuda_context_new_wrapped (cu, dev);
-  }
-  if (saved)
-    CuCtxPushCurrent (saved);
   return gst_ctx;
 }
 

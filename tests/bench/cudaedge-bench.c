@@ -20,6 +20,7 @@
 #include <glib.h>
 
 #include "cudaedge-core.h"
+#include "bench-gate.h"
 #include "cudaedge-kernels.h"
 #include "cudaedge-staged.h"
 #include "cudaedge-testing.h"
@@ -585,6 +586,11 @@ static struct
   cudaStream_t s0, s1;
   cudaEvent_t *ev;              /* 2 * runs */
   cudaEvent_t fork, join;
+  /* The gate (bench-gate.h): two words of mapped pinned memory (open,
+   * timed out), their device address, and how many rows timed out. */
+  volatile unsigned *gate;
+  unsigned *gate_d;
+  int gate_timeouts;
   ce_cuda_ctx *ctx, *ctx1;      /* default bands; bands = 1 */
   int have_npp;
   /* per size */
@@ -968,8 +974,43 @@ enqueue (int v, unsigned idx)
   }
 }
 
+/* The stream is held (up to a second) from gate_close until gate_open:
+ * the runs queued between start back to back, whatever the host's time
+ * to queue each. */
+static void
+gate_close (void)
+{
+  g.gate[0] = 0;
+  g.gate[1] = 0;
+  __sync_synchronize ();
+  CK (bench_gate_close (g.s0, g.gate_d, 1000000000ull));
+}
+
+static void
+gate_open (void)
+{
+  __sync_synchronize ();
+  g.gate[0] = 1;
+  __sync_synchronize ();
+}
+
+/* After the stream has drained: whether the gate held until it was
+ * opened.  If it timed out (the host took over a second to queue the
+ * runs), the row's times may include the host's queueing; say so. */
+static void
+gate_check (const char *what)
+{
+  __sync_synchronize ();
+  if (g.gate[1]) {
+    g.gate_timeouts++;
+    fprintf (stderr, "cudaedge-bench: warning: the gate timed out for %s "
+        "at %dx%d; its times may include host queueing\n", what, g.w, g.h);
+  }
+}
+
 /* Per-launch timing: one CUDA event pair on stream s0 around each run's
- * launch(es); runs rotate through the buffer sets. */
+ * launch(es), all queued behind the gate; runs rotate through the buffer
+ * sets. */
 static stats
 time_gpu (int v)
 {
@@ -981,13 +1022,16 @@ time_gpu (int v)
     enqueue (v, g.rot++);
   CK (cudaStreamSynchronize (g.s0));
   CK (cudaGetLastError ());
+  gate_close ();
   for (i = 0; i < runs; i++) {
     CK (cudaEventRecord (g.ev[2 * i], g.s0));
     enqueue (v, g.rot++);
     CK (cudaEventRecord (g.ev[2 * i + 1], g.s0));
   }
+  gate_open ();
   CK (cudaStreamSynchronize (g.s0));
   CK (cudaGetLastError ());
+  gate_check (vinfo[v].name);
   for (i = 0; i < runs; i++) {
     float f = 0;
     CK (cudaEventElapsedTime (&f, g.ev[2 * i], g.ev[2 * i + 1]));
@@ -1295,6 +1339,10 @@ time_link_copy (const uint8_t * h_up, uint8_t * d_up, size_t up,
   stats st;
 
   for (i = -opt.warmup; i < runs; i++) {
+    if (i == 0) {
+      CK (cudaStreamSynchronize (g.s0));
+      gate_close ();
+    }
     if (i >= 0)
       CK (cudaEventRecord (g.ev[2 * i], g.s0));
     CK (cudaEventRecord (g.fork, g.s0));
@@ -1307,8 +1355,10 @@ time_link_copy (const uint8_t * h_up, uint8_t * d_up, size_t up,
     if (i >= 0)
       CK (cudaEventRecord (g.ev[2 * i + 1], g.s0));
   }
+  gate_open ();
   CK (cudaStreamSynchronize (g.s0));
   CK (cudaGetLastError ());
+  gate_check ("the link copy");
   for (i = 0; i < runs; i++) {
     float f = 0;
     CK (cudaEventElapsedTime (&f, g.ev[2 * i], g.ev[2 * i + 1]));
@@ -1928,6 +1978,16 @@ main (int argc, char **argv)
   CK (cudaStreamCreateWithFlags (&g.s1, cudaStreamNonBlocking));
   CK (cudaEventCreateWithFlags (&g.fork, cudaEventDisableTiming));
   CK (cudaEventCreateWithFlags (&g.join, cudaEventDisableTiming));
+  {
+    void *gate = NULL, *gate_d = NULL;
+
+    CK (cudaHostAlloc (&gate, 2 * sizeof (unsigned), cudaHostAllocMapped));
+    CK (cudaHostGetDevicePointer (&gate_d, gate, 0));
+    g.gate = gate;
+    g.gate_d = gate_d;
+    g.gate[0] = 1;
+    g.gate[1] = 0;
+  }
   g.ev = xmalloc (sizeof (cudaEvent_t) * 2 * opt.runs);
   for (i = 0; i < 2 * opt.runs; i++)
     CK (cudaEventCreate (&g.ev[i]));
@@ -1986,8 +2046,12 @@ main (int argc, char **argv)
   CK (cudaEventDestroy (g.join));
   CK (cudaStreamDestroy (g.s0));
   CK (cudaStreamDestroy (g.s1));
+  CK (cudaFreeHost ((void *) g.gate));
   ce_cuda_ctx_free (g.ctx1);
   ce_cuda_ctx_free (g.ctx);
   csv_close ();
+  if (g.gate_timeouts)
+    fprintf (stderr, "cudaedge-bench: the gate timed out for %d row(s); "
+        "see the warnings above\n", g.gate_timeouts);
   return 0;
 }

@@ -1093,6 +1093,7 @@ typedef struct
   PFN_cuCtxDestroy_v4000 destroy;
   PFN_cuCtxGetCurrent_v4000 get_current;
   PFN_cuCtxSetCurrent_v4000 set_current;
+  PFN_cuCtxPopCurrent_v4000 pop_current;
   PFN_cuDeviceGet_v2000 device_get;
 } DriverCalls;
 
@@ -1114,6 +1115,7 @@ driver_calls (DriverCalls * d)
       && driver_call ("cuCtxDestroy", 4000, (void **) &d->destroy)
       && driver_call ("cuCtxGetCurrent", 4000, (void **) &d->get_current)
       && driver_call ("cuCtxSetCurrent", 4000, (void **) &d->set_current)
+      && driver_call ("cuCtxPopCurrent", 4000, (void **) &d->pop_current)
       && driver_call ("cuDeviceGet", 2000, (void **) &d->device_get);
 }
 
@@ -1254,6 +1256,90 @@ test_contexts_work_in_their_own_cuda_context (void)
     g_assert_true (log.equal[i]);
     g_assert_true (log.after[i] == log.expect_after[i]);
   }
+}
+
+/* ce_cuda_dev_primary_context on a thread with a stack of two contexts
+ * of its own, then on one with none: the handle is the device's primary
+ * context, and the stack is as it was. */
+typedef struct
+{
+  DriverCalls d;
+  int device;
+  const char *setup_failed;
+  ce_status with_stack, without;
+  CUcontext app, gst, got_with_stack, got_without, primary;
+  CUcontext top_after, below_after, none_after;
+} PrimaryLog;
+
+static gpointer
+primary_thread (gpointer data)
+{
+  PrimaryLog *log = data;
+  CUcontext c = NULL;
+  CUdevice dev;
+
+  if (log->d.device_get (&dev, log->device) != CUDA_SUCCESS
+      || log->d.create (&log->app, 0, dev) != CUDA_SUCCESS
+      || log->d.create (&log->gst, 0, dev) != CUDA_SUCCESS) {
+    log->setup_failed = "cuCtxCreate";
+    return NULL;
+  }
+  /* cuCtxCreate pushed both: the stack is app, gst. */
+  log->with_stack = ce_cuda_dev_primary_context (log->device,
+      &log->got_with_stack);
+  (void) log->d.get_current (&log->top_after);
+  if (log->d.pop_current (&c) == CUDA_SUCCESS)
+    (void) log->d.get_current (&log->below_after);
+  (void) log->d.destroy (log->gst);
+  (void) log->d.destroy (log->app);
+  while (log->d.get_current (&c) == CUDA_SUCCESS && c != NULL)
+    (void) log->d.pop_current (&c);
+
+  log->without = ce_cuda_dev_primary_context (log->device,
+      &log->got_without);
+  (void) log->d.get_current (&log->none_after);
+  /* The runtime's own context for the device, to compare with. */
+  if (cudaSetDevice (log->device) == cudaSuccess
+      && cudaFree (NULL) == cudaSuccess)
+    (void) log->d.get_current (&log->primary);
+  (void) log->d.set_current (NULL);
+  return NULL;
+}
+
+static void
+test_primary_context_leaves_the_stack (void)
+{
+  PrimaryLog log;
+
+  if (skip_without_gpu ())
+    return;
+  memset (&log, 0, sizeof log);
+  log.with_stack = log.without = CE_STATUS_CUDA_ERROR;
+  if (!driver_calls (&log.d)) {
+    g_printerr ("\n*** SKIP %s: the driver gives no context calls ***\n",
+        g_test_get_path ());
+    g_test_skip ("no driver context calls");
+    return;
+  }
+  log.device = gpu_count () - 1;
+  g_thread_join (g_thread_new ("primary", primary_thread, &log));
+
+  g_test_message ("app %p, gst %p, primary %p; with a stack: %s, %p, then "
+      "%p over %p; without: %s, %p, then %p", (void *) log.app,
+      (void *) log.gst, (void *) log.primary,
+      ce_status_string (log.with_stack), (void *) log.got_with_stack,
+      (void *) log.top_after, (void *) log.below_after,
+      ce_status_string (log.without), (void *) log.got_without,
+      (void *) log.none_after);
+  g_assert_null (log.setup_failed);
+  g_assert_cmpint (log.with_stack, ==, CE_STATUS_OK);
+  g_assert_cmpint (log.without, ==, CE_STATUS_OK);
+  g_assert_nonnull (log.primary);
+  g_assert_true (log.got_with_stack == log.primary);
+  g_assert_true (log.got_without == log.primary);
+  g_assert_true (log.top_after == log.gst);
+  g_assert_true (log.below_after == log.app);
+  g_assert_null (log.none_after);
 }
 
 /* ce_cuda_ctx_new_current on a thread with no context current: refused,
@@ -1438,6 +1524,8 @@ ce_test_register_gpu_runtime (void)
       test_contexts_work_in_their_own_cuda_context);
   ce_test_add ("/gpu/runtime/new-current-needs-a-current-context",
       test_new_current_needs_a_current_context);
+  ce_test_add ("/gpu/runtime/primary-context-leaves-the-stack",
+      test_primary_context_leaves_the_stack);
   ce_test_add ("/gpu/runtime/failed-calls-leave-no-error-behind",
       test_failed_calls_leave_no_error_behind);
 }
