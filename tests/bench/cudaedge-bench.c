@@ -1042,6 +1042,46 @@ time_gpu (int v)
   return st;
 }
 
+/* Back to back: B_LAUNCHES runs queued between one event pair (behind
+ * the gate), so that a run starts as soon as the one before it ends, as
+ * a stream of frames does; each sample is the pair's time over
+ * B_LAUNCHES, one per batch, B_BATCHES batches (at most opt.runs, the
+ * events there are). */
+#define B_LAUNCHES 20
+#define B_BATCHES 7
+
+static stats
+time_gpu_back_to_back (int v)
+{
+  int i, j, batches = MIN (B_BATCHES, opt.runs);
+  double *ms = xmalloc (sizeof (double) * batches);
+  stats st;
+
+  for (i = 0; i < opt.warmup; i++)
+    enqueue (v, g.rot++);
+  CK (cudaStreamSynchronize (g.s0));
+  CK (cudaGetLastError ());
+  gate_close ();
+  for (i = 0; i < batches; i++) {
+    CK (cudaEventRecord (g.ev[2 * i], g.s0));
+    for (j = 0; j < B_LAUNCHES; j++)
+      enqueue (v, g.rot++);
+    CK (cudaEventRecord (g.ev[2 * i + 1], g.s0));
+  }
+  gate_open ();
+  CK (cudaStreamSynchronize (g.s0));
+  CK (cudaGetLastError ());
+  gate_check (vinfo[v].name);
+  for (i = 0; i < batches; i++) {
+    float f = 0;
+    CK (cudaEventElapsedTime (&f, g.ev[2 * i], g.ev[2 * i + 1]));
+    ms[i] = f / B_LAUNCHES;
+  }
+  st = summarize (ms, batches);
+  free (ms);
+  return st;
+}
+
 /* Host-to-host element path, timed with the host clock around each
  * (synchronous) ce_cuda_edge_frame call. */
 static stats
@@ -1714,6 +1754,34 @@ bench_size (int w, int h, summary_t * sum)
         "GRAY8", 1, st[v], vinfo[v].bytes_per_px * n, vinfo[v].ceil,
         d2d_gbps, v == V_H2D_D2H ? "bytes: N up + N down" :
         v == V_NPP_CHAIN ? "8-bit intermediate" : "");
+  }
+
+  /* The copy and the fused variants back to back (time_gpu_back_to_back),
+   * against the copy timed the same way. */
+  {
+    static const int b2b[] = { V_D2D, V_FUSED, V_FUSED_MAG, V_FUSED_REFLECT,
+      V_FUSED_ZERO, V_FUSED_L1, V_FUSED_L1_MAG, V_FUSED_NOBLUR, V_NPP_CHAIN
+    };
+    double b2b_d2d = 0.0;
+    int i;
+
+    printf ("GPU rows back to back: %d launches between one event pair, "
+        "per launch; median/IQR of %d batches\n", B_LAUNCHES,
+        MIN (B_BATCHES, opt.runs));
+    for (i = 0; i < (int) G_N_ELEMENTS (b2b); i++) {
+      const int bv = b2b[i];
+      char label[80];
+      stats b;
+
+      if (bv >= V_NPP_GAUSS && !g.have_npp)
+        continue;
+      b = time_gpu_back_to_back (bv);
+      if (bv == V_D2D)
+        b2b_d2d = 2.0 * n / (b.med * 1e-3) / 1e9;
+      snprintf (label, sizeof label, "b2b %s", vinfo[bv].name);
+      print_row_full (label, "GRAY8", 1, b, vinfo[bv].bytes_per_px * n,
+          CEIL_D2D, b2b_d2d, bv == V_NPP_CHAIN ? "8-bit intermediate" : "");
+    }
   }
 
   /* host-to-host element path */
