@@ -358,12 +358,18 @@ device_scope_take (ce_device_scope * scope, int device, CUcontext target)
   scope->taken = 0;
   if (have_ctx_calls ()) {
     CUcontext now = NULL;
+    CUresult res;
 
-    if (ctx_get_current (&scope->saved) != CUDA_SUCCESS)
-      scope->saved = NULL;
+    /* Unread, the thread's own could not be told from none, and going
+     * back to "none" would take it off the thread. */
+    res = ctx_get_current (&scope->saved);
+    if (res != CUDA_SUCCESS) {
+      ce_set_error ("cannot read the calling thread's CUDA context "
+          "(driver error %d)", (int) res);
+      return CE_STATUS_CUDA_ERROR;
+    }
     if (target != NULL && target != scope->saved) {
-      CUresult res = ctx_set_current (target);
-
+      res = ctx_set_current (target);
       if (res != CUDA_SUCCESS) {
         ce_set_error ("cannot make the context's CUDA context current "
             "(driver error %d)", (int) res);

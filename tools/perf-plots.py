@@ -76,7 +76,8 @@ Variant names the plots use:
                   magnitude", "fused blur off", "fused edge, tensor
                   cores", "fused magnitude, tensor cores", "fused edge,
                   l2 on integers", "fused edge, l2 on floats"), "H2D+D2H
-                  overlapped (2 streams)", "cpu fast, N threads"
+                  overlapped (2 streams)", "cpu fast, N threads"; the rows
+                  "b2b ..." (launches back to back) are not plotted
   element-bench   "link ceiling" (fps the overlapped H2D + D2H of the input
                   and output frame allow), "ELEMENT backend=BACKEND" (the
                   element, parallel 1 or N pipelines), "identity", "link,

@@ -27,7 +27,9 @@ bench_gate_kernel (volatile unsigned *gate, unsigned long long timeout_ns)
       __threadfence_system ();
       return;
     }
+#if __CUDA_ARCH__ >= 700
     __nanosleep (500);
+#endif
   }
 }
 

@@ -4,8 +4,9 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * A program, not a test.  Exits 77 with "SKIP: no CUDA device" when there
- * is no usable GPU, 1 on any error (every CUDA call is checked), 0 after
- * printing the tables.  See usage () for the options and the accounting.
+ * is no usable GPU, 1 on any error (every CUDA call is checked) or when a
+ * gate timed out (bench-gate.h), 0 after printing the tables.  See
+ * usage () for the options and how the GPU rows are timed.
  */
 #include <errno.h>
 #include <math.h>
@@ -19,8 +20,8 @@
 #include <cuda_runtime_api.h>
 #include <glib.h>
 
-#include "cudaedge-core.h"
 #include "bench-gate.h"
+#include "cudaedge-core.h"
 #include "cudaedge-kernels.h"
 #include "cudaedge-staged.h"
 #include "cudaedge-testing.h"
@@ -141,7 +142,12 @@ usage (FILE * f)
       "  --csv FILE       also append one line per table row to FILE (the\n"
       "                   header first when FILE is new or empty; columns in\n"
       "                   tools/perf-plots.py)\n"
-      "Exit: 0 done, 77 no CUDA device (SKIP), 1 error.\n",
+      "GPU rows: each timed run queued behind a gate (a kernel that holds\n"
+      "the stream until the host has queued the row's runs), then timed by\n"
+      "an event pair of its own; rows \"b2b\": 20 runs between one pair,\n"
+      "per run.  With CUDA_LAUNCH_BLOCKING set there is no gate.\n"
+      "Exit: 0 done, 77 no CUDA device (SKIP), 1 error or a gate that timed\n"
+      "out (those rows' times may hold the host's queueing).\n",
       DEFAULT_RUNS, WARMUP_RUNS);
 }
 
@@ -591,6 +597,7 @@ static struct
   volatile unsigned *gate;
   unsigned *gate_d;
   int gate_timeouts;
+  int gate_off;                 /* CUDA_LAUNCH_BLOCKING: no gate */
   ce_cuda_ctx *ctx, *ctx1;      /* default bands; bands = 1 */
   int have_npp;
   /* per size */
@@ -974,12 +981,20 @@ enqueue (int v, unsigned idx)
   }
 }
 
+/* Runs queued behind one gate: each is at most 3 launches and copies and
+ * 2 events (the link copy: 2 copies, 4 events and 2 waits), well inside
+ * the launch queue. */
+#define GATE_RUNS 64
+
 /* The stream is held (up to a second) from gate_close until gate_open:
  * the runs queued between start back to back, whatever the host's time
  * to queue each. */
 static void
 gate_close (void)
 {
+  /* Launches that block until done would wait on the gate itself. */
+  if (g.gate_off)
+    return;
   g.gate[0] = 0;
   g.gate[1] = 0;
   __sync_synchronize ();
@@ -1003,8 +1018,10 @@ gate_check (const char *what)
   __sync_synchronize ();
   if (g.gate[1]) {
     g.gate_timeouts++;
-    fprintf (stderr, "cudaedge-bench: warning: the gate timed out for %s "
-        "at %dx%d; its times may include host queueing\n", what, g.w, g.h);
+    fprintf (stderr, "cudaedge-bench: the gate timed out for %s at %dx%d "
+        "(the host took over a second to queue its runs, or the launch "
+        "queue filled); its times may include host queueing\n", what, g.w,
+        g.h);
   }
 }
 
@@ -1014,7 +1031,7 @@ gate_check (const char *what)
 static stats
 time_gpu (int v)
 {
-  int i, runs = opt.runs;
+  int c, i, runs = opt.runs;
   double *ms = xmalloc (sizeof (double) * runs);
   stats st;
 
@@ -1022,16 +1039,20 @@ time_gpu (int v)
     enqueue (v, g.rot++);
   CK (cudaStreamSynchronize (g.s0));
   CK (cudaGetLastError ());
-  gate_close ();
-  for (i = 0; i < runs; i++) {
-    CK (cudaEventRecord (g.ev[2 * i], g.s0));
-    enqueue (v, g.rot++);
-    CK (cudaEventRecord (g.ev[2 * i + 1], g.s0));
+  /* GATE_RUNS runs behind each gate, so that the launch queue never
+   * fills while the gate holds the stream. */
+  for (c = 0; c < runs; c += GATE_RUNS) {
+    gate_close ();
+    for (i = c; i < runs && i < c + GATE_RUNS; i++) {
+      CK (cudaEventRecord (g.ev[2 * i], g.s0));
+      enqueue (v, g.rot++);
+      CK (cudaEventRecord (g.ev[2 * i + 1], g.s0));
+    }
+    gate_open ();
+    CK (cudaStreamSynchronize (g.s0));
+    CK (cudaGetLastError ());
+    gate_check (vinfo[v].name);
   }
-  gate_open ();
-  CK (cudaStreamSynchronize (g.s0));
-  CK (cudaGetLastError ());
-  gate_check (vinfo[v].name);
   for (i = 0; i < runs; i++) {
     float f = 0;
     CK (cudaEventElapsedTime (&f, g.ev[2 * i], g.ev[2 * i + 1]));
@@ -1379,7 +1400,12 @@ time_link_copy (const uint8_t * h_up, uint8_t * d_up, size_t up,
   stats st;
 
   for (i = -opt.warmup; i < runs; i++) {
-    if (i == 0) {
+    if (i >= 0 && i % GATE_RUNS == 0) {
+      if (i > 0) {
+        gate_open ();
+        CK (cudaStreamSynchronize (g.s0));
+        gate_check ("the link copy");
+      }
       CK (cudaStreamSynchronize (g.s0));
       gate_close ();
     }
@@ -2055,6 +2081,8 @@ main (int argc, char **argv)
     g.gate_d = gate_d;
     g.gate[0] = 1;
     g.gate[1] = 0;
+    g.gate_off = g_getenv ("CUDA_LAUNCH_BLOCKING") != NULL
+        && strcmp (g_getenv ("CUDA_LAUNCH_BLOCKING"), "0") != 0;
   }
   g.ev = xmalloc (sizeof (cudaEvent_t) * 2 * opt.runs);
   for (i = 0; i < 2 * opt.runs; i++)
@@ -2118,8 +2146,10 @@ main (int argc, char **argv)
   ce_cuda_ctx_free (g.ctx1);
   ce_cuda_ctx_free (g.ctx);
   csv_close ();
-  if (g.gate_timeouts)
-    fprintf (stderr, "cudaedge-bench: the gate timed out for %d row(s); "
-        "see the warnings above\n", g.gate_timeouts);
+  if (g.gate_timeouts) {
+    fprintf (stderr, "cudaedge-bench: the gate timed out %d time(s); those "
+        "rows' times are not the GPU's alone\n", g.gate_timeouts);
+    return 1;
+  }
   return 0;
 }
