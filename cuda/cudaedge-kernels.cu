@@ -1046,9 +1046,13 @@ edge_fused_interior (const uint8_t * __restrict__ luma, size_t luma_pitch,
 }
 
 /* The interior strips of small frames (edge_fused_short_kernel): exactly
- * FUSED_SHORT_TH rows with the row loop unrolled whole, so that every row's
- * loads are issued at once, and the rolling windows are renamed
- * registers.  Same arithmetic and arguments as edge_fused_interior. */
+ * FUSED_SHORT_TH rows.  The row loop runs in bodies of FUSED_SHORT_UNROLL
+ * rows (0: the whole strip in one body), each row loaded that many rows
+ * ahead into a ring of registers renamed by the unrolling.  Same
+ * arithmetic and arguments as edge_fused_interior. */
+#ifndef FUSED_SHORT_UNROLL
+#define FUSED_SHORT_UNROLL 0
+#endif
 template < bool BLUR, int NORM, int OUTPUT >
 static __device__ __forceinline__ void
 edge_fused_interior_short (const uint8_t * __restrict__ luma, size_t luma_pitch,
@@ -1056,35 +1060,59 @@ edge_fused_interior_short (const uint8_t * __restrict__ luma, size_t luma_pitch,
 {
   constexpr int R = BLUR ? 2 : 0;       /* blur radius in rows */
   constexpr int ROWS = FUSED_SHORT_TH + 2 + 2 * R;      /* Y rows read */
-  uint32_t hr[5][3];            /* horizontal sums by Y row, mod 5 */
+  /* rows a body takes and loads ahead: a divisor of ROWS */
+  constexpr int U = FUSED_SHORT_UNROLL > 0 && ROWS % FUSED_SHORT_UNROLL == 0
+      ? FUSED_SHORT_UNROLL : ROWS;
+  uint32_t q[U][3];             /* rows i ... i + U - 1, mod U */
+  uint32_t hr[4][3] = { };      /* horizontal sums of rows i - 4 ... i - 1 */
   ce_sobel < NORM, OUTPUT, BLUR ? CE_BLUR_SCALE : 1 > sob;
-
-#pragma unroll
-  for (int i = 0; i < ROWS; i++) {
+  auto load = [&](int i, uint32_t w[3]) {
     const uint32_t *p = reinterpret_cast < const uint32_t * >(luma +
         (size_t) i * luma_pitch);
-    const uint32_t w0 = __ldg (p), w1 = __ldg (p + 1), w2 = __ldg (p + 2);
-    const int j = i - 2 * R;    /* B row index, B row ys - 1 + j */
+    w[0] = __ldg (p);
+    w[1] = __ldg (p + 1);
+    w[2] = __ldg (p + 2);
+  };
 
-    if (BLUR) {
-      ce_hpass_packed (w0, w1, w2, hr[i % 5]);
-      if (j < 0)
-        continue;
-      uint32_t v[3];
 #pragma unroll
-      for (int q = 0; q < 3; q++)
-        v[q] = ce_vpass (hr[(i + 1) % 5][q], hr[(i + 2) % 5][q],
-            hr[(i + 3) % 5][q], hr[(i + 4) % 5][q], hr[i % 5][q]);
-      sob.push_pairs (v);
-    } else {
-      sob.push_bytes (w0, w1, w2);
-    }
-    if (j < 2)
-      continue;
+  for (int u = 0; u < U; u++)
+    load (u, q[u]);
+#pragma unroll 1
+  for (int i0 = 0; i0 < ROWS; i0 += U) {
+#pragma unroll
+    for (int u = 0; u < U; u++) {
+      const int i = i0 + u;
+      const uint32_t w0 = q[u][0], w1 = q[u][1], w2 = q[u][2];
+      if (U < ROWS && i + U < ROWS)
+        load (i + U, q[u]);
+      const int j = i - 2 * R;  /* B row index, B row ys - 1 + j */
 
-    /* Output row ys + j - 2 from B rows j - 2, j - 1, j. */
-    *reinterpret_cast < uint32_t * >(dst + (size_t) (j - 2) * dst_pitch) =
-        sob.out (k);
+      if (BLUR) {
+        uint32_t h[3];
+        ce_hpass_packed (w0, w1, w2, h);
+        if (j >= 0) {
+          uint32_t v[3];
+#pragma unroll
+          for (int c = 0; c < 3; c++)
+            v[c] = ce_vpass (hr[0][c], hr[1][c], hr[2][c], hr[3][c], h[c]);
+          sob.push_pairs (v);
+        }
+#pragma unroll
+        for (int c = 0; c < 3; c++) {
+          hr[0][c] = hr[1][c];
+          hr[1][c] = hr[2][c];
+          hr[2][c] = hr[3][c];
+          hr[3][c] = h[c];
+        }
+      } else {
+        sob.push_bytes (w0, w1, w2);
+      }
+
+      /* Output row ys + j - 2 from B rows j - 2, j - 1, j. */
+      if (j >= 2)
+        *reinterpret_cast < uint32_t * >(dst + (size_t) (j - 2) * dst_pitch)
+            = sob.out (k);
+    }
   }
 }
 

@@ -40,6 +40,11 @@ ce_border_index (int p, int n, ce_border_mode mode)
       int period;
       if (n == 1)
         return 0;
+      /* one fold, the usual case, without the division */
+      if (p < 0 && p > -n)
+        return -p;
+      if (p >= n && p < 2 * n - 1)
+        return 2 * (n - 1) - p;
       period = 2 * (n - 1);
       p %= period;
       if (p < 0)
