@@ -143,17 +143,18 @@ ce_kernels_probe (void)
  * Strips (fused_layout_make): the strips whose reads all fall inside the
  * frame (interior strips) are cut so that the launch is whole waves of
  * warps the GPU holds at once (one wave up to 4K), about FUSED_TH_TARGET
- * rows tall: every warp starts at once and they end together, where
+ * rows tall and no shorter than FUSED_TH_MIN: every warp starts at once
+ * and they end together, where
  * strips of a fixed 8 rows left a partial last wave and the rows read
  * around each strip cost 75 % more rows.  Interior strips run in every
  * warp column, in the lanes whose reads lie inside the frame; the others
  * (general strips: the first and last rows, whole warp columns wide, and
  * the side lanes - the first lane of the frame and the last one or two -
  * one strip per lane) are FUSED_TH rows tall and take the border rule.
- * Frames whose interior strips would be the shortest anyway take
- * edge_fused_short_kernel instead: a 2-D grid of FUSED_SHORT_TH-row
- * strips, short because there a general strip's chain of dependent row
- * loads is the kernel's time.
+ * Frames whose interior strips would be the shortest anyway (640x480
+ * and 720p; 1080p takes 5-row strips) take edge_fused_short_kernel
+ * instead: a 2-D grid of FUSED_SHORT_TH-row strips, short because there
+ * a general strip's chain of dependent row loads is the kernel's time.
  *
  * Borders: the blur needs Y through the border rule: rows are mapped with
  * ce_border_index when they are fetched (a zero row gives zero words);
@@ -180,9 +181,12 @@ ce_kernels_probe (void)
 #define FUSED_IPX 8
 #endif
 #define FUSED_ITW (32 * FUSED_IPX)          /* columns per interior warp */
-/* Rows of a general strip of edge_fused_kernel. */
+/* Rows of a general strip of edge_fused_kernel: a chain of dependent row
+ * loads each, so short; 4 measured 7-20 % faster than 8 from 1080p to 4K
+ * (1-3 % slower at 4096x4096 and 8K; PERFORMANCE.md, "Short general
+ * strips"). */
 #ifndef FUSED_TH
-#define FUSED_TH 8
+#define FUSED_TH 4
 #endif
 /* Rows of a strip of edge_fused_short_kernel (small frames), interior or
  * general: the general strips' rows are a chain of dependent loads, and
@@ -222,10 +226,11 @@ ce_kernels_probe (void)
 #ifndef FUSED_PREFETCH
 #define FUSED_PREFETCH 5
 #endif
-/* The shortest interior strip, and the height interior strips are aimed
- * at when the frame has rows enough for more than one wave. */
+/* The shortest interior strip (frames whose strips would be no taller
+ * take edge_fused_short_kernel), and the height interior strips are
+ * aimed at when the frame has rows enough for more than one wave. */
 #ifndef FUSED_TH_MIN
-#define FUSED_TH_MIN 8
+#define FUSED_TH_MIN 4
 #endif
 #ifndef FUSED_TH_TARGET
 #define FUSED_TH_TARGET 24
