@@ -182,8 +182,8 @@ ce_kernels_probe (void)
 #endif
 #define FUSED_ITW (32 * FUSED_IPX)          /* columns per interior warp */
 /* Rows of a general strip of edge_fused_kernel: a chain of dependent row
- * loads each, so short; 4 measured 7-20 % faster than 8 from 1080p to 4K
- * (1-3 % slower at 4096x4096 and 8K; PERFORMANCE.md, "Short general
+ * loads each, so short; 4 measured 5-21 % faster than 8 from 1080p to 4K
+ * (up to 3 % slower at 4096x4096 and 8K; PERFORMANCE.md, "Short general
  * strips"). */
 #ifndef FUSED_TH
 #define FUSED_TH 4
