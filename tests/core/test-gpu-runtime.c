@@ -337,7 +337,7 @@ out:
 /* ce_cuda_dev_edge_fill_submit: the edges of a GRAY8 device frame into a
  * device image and, from the same launch, a byte range after it set to
  * 128, as the chroma of an NV12 picture.  Odd sizes, padded input pitches
- * (a multiple of 4 or not: aligned frames from 1440p up take the strip
+ * (a multiple of 4 or not: aligned frames from 1080p up take the strip
  * kernel and its 1-D grid, the others the short kernel and its 2-D
  * grid), a range that starts and ends off 16-byte boundaries; poison
  * around the range must stay; every norm and output, with and without
