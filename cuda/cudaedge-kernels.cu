@@ -150,7 +150,8 @@ ce_kernels_probe (void)
  * warp column, in the lanes whose reads lie inside the frame; the others
  * (general strips: the first and last rows, whole warp columns wide, and
  * the side lanes - the first lane of the frame and the last one or two -
- * one strip per lane) are FUSED_TH rows tall and take the border rule.
+ * one strip per lane) are FUSED_TH rows tall (FUSED_TH_WAVES when the
+ * interior takes more than one wave) and take the border rule.
  * Frames whose interior strips would be the shortest anyway (640x480
  * and 720p; 1080p takes 5-row strips) take edge_fused_short_kernel
  * instead: a 2-D grid of FUSED_SHORT_TH-row strips, short because there
@@ -182,11 +183,17 @@ ce_kernels_probe (void)
 #endif
 #define FUSED_ITW (32 * FUSED_IPX)          /* columns per interior warp */
 /* Rows of a general strip of edge_fused_kernel: a chain of dependent row
- * loads each, so short; 4 measured 5-21 % faster than 8 from 1080p to 4K
- * (up to 3 % slower at 4096x4096 and 8K; PERFORMANCE.md, "Short general
- * strips"). */
+ * loads each, so short where the interior is one wave and the kernel's
+ * time is a strip's latency (4 measured 5-21 % faster than 8 from 1080p
+ * to 4K); FUSED_TH_WAVES where the interior takes more waves and its
+ * work, not its latency, is the time (8 rows: a side lane's strip reads
+ * 4 rows more than it filters whatever its height; PERFORMANCE.md,
+ * "Short general strips"). */
 #ifndef FUSED_TH
 #define FUSED_TH 4
+#endif
+#ifndef FUSED_TH_WAVES
+#define FUSED_TH_WAVES 8
 #endif
 /* Rows of a strip of edge_fused_short_kernel (small frames), interior or
  * general: the general strips' rows are a chain of dependent loads, and
@@ -1759,8 +1766,8 @@ edge_fused_mma (const uint8_t * __restrict__ luma, size_t luma_pitch,
  * frame); their reads need no border rule.  With 8-column interior lanes
  * the interior's warp columns are FUSED_ITW wide from column 4 (icols),
  * and xr0 is moved down to 4 plus a multiple of 8, so one more side lane
- * may take the 4 columns left over.  General strips, FUSED_TH
- * rows tall, take the rest: the band above ia and the band below ib
+ * may take the 4 columns left over.  General strips, gth rows tall
+ * (FUSED_TH or FUSED_TH_WAVES), take the rest: the band above ia and the band below ib
  * (whole warp columns), and rows [ia, ib) of the side lanes (X = 0 and
  * X = xr0, xr0 + 4 ... below W), one strip per lane, so that a few warps
  * do what used to take the whole first and last warp columns.  Warps
@@ -1775,6 +1782,8 @@ struct fused_layout
                                  * (FUSED_IPX 8) or FUSED_TW from 0 */
   int inner;                    /* whether there are interior strips */
   int row0, row1, ia, ib, th;
+  int gth;                      /* rows of a general strip: FUSED_TH, or
+                                 * FUSED_TH_WAVES */
   int n_top, n_bottom;          /* general strips per warp column */
   int xr0, side_pos;            /* the first right side lane's X; side
                                  * lanes per row (left and right) */
@@ -1866,12 +1875,12 @@ fused_task_of (const fused_layout & L, int W, int w, int lane, fused_task & t)
     return false;
   t.interior = false;
   if (w < L.cols * L.n_top) {
-    t.ys = L.row0 + (w / L.cols) * FUSED_TH;
-    t.ye = min (t.ys + FUSED_TH, L.ia);
+    t.ys = L.row0 + (w / L.cols) * L.gth;
+    t.ye = min (t.ys + L.gth, L.ia);
     t.X = (w % L.cols) * FUSED_TW + lane * FUSED_PX;
   } else if ((w -= L.cols * L.n_top) < L.cols * L.n_bottom) {
-    t.ys = L.ib + (w / L.cols) * FUSED_TH;
-    t.ye = min (t.ys + FUSED_TH, L.row1);
+    t.ys = L.ib + (w / L.cols) * L.gth;
+    t.ye = min (t.ys + L.gth, L.row1);
     t.X = (w % L.cols) * FUSED_TW + lane * FUSED_PX;
   } else {
     /* Side lanes: one strip per lane, a side lane's strips in a row. */
@@ -1879,8 +1888,8 @@ fused_task_of (const fused_layout & L, int W, int w, int lane, fused_task & t)
     if (lane >= FUSED_SIDE_LANES || i >= L.n_side * L.side_pos)
       return false;
     const int p = i / L.n_side;
-    t.ys = L.ia + (i - p * L.n_side) * FUSED_TH;
-    t.ye = min (t.ys + FUSED_TH, L.ib);
+    t.ys = L.ia + (i - p * L.n_side) * L.gth;
+    t.ye = min (t.ys + L.gth, L.ib);
     t.X = fused_side_x (p, L.xr0);
   }
   return t.X < W;
@@ -2169,8 +2178,6 @@ fused_layout_make (int W, int H, int row0, int row1, bool blur, bool aligned,
   L.inner = aligned && W >= 12 && L.ia < L.ib;
   if (!L.inner)
     L.ia = L.ib = row1;
-  L.n_top = ce_ceil_div (L.ia - row0, FUSED_TH);
-  L.n_bottom = ce_ceil_div (row1 - L.ib, FUSED_TH);
   L.xr0 = L.inner ? fused_xr0 (W) : W;
   L.side_pos = L.inner ? fused_side_lanes (W) : 0;
   L.icols = L.cols;
@@ -2181,20 +2188,23 @@ fused_layout_make (int W, int H, int row0, int row1, bool blur, bool aligned,
     L.side_pos = 1 + (W - L.xr0 + FUSED_PX - 1) / FUSED_PX;
     L.icols = ce_ceil_div (L.xr0 - 4, FUSED_ITW);
   }
-  L.n_side = ce_ceil_div (L.ib - L.ia, FUSED_TH);
+  /* Whole waves of interior strips about FUSED_TH_TARGET rows tall: tall
+   * enough that the rows read around a strip cost little, short enough
+   * for enough strips to share the GPU evenly. */
+  const int ncol = L.icols;
+  const long long rows = L.ib - L.ia;
+  const long long waves = max (1LL, (long long) ce_ceil_div (rows * ncol,
+          (long long) resident_warps * FUSED_TH_TARGET));
+  L.gth = L.inner && waves > 1 ? FUSED_TH_WAVES : FUSED_TH;
+  L.n_top = ce_ceil_div (L.ia - row0, L.gth);
+  L.n_bottom = ce_ceil_div (row1 - L.ib, L.gth);
+  L.n_side = ce_ceil_div (L.ib - L.ia, L.gth);
   L.n_general = L.cols * (L.n_top + L.n_bottom)
       + (int) ce_ceil_div (L.n_side * L.side_pos, FUSED_SIDE_LANES);
   L.interior0 = (int) ce_ceil_div (L.n_general, FUSED_WARPS) * FUSED_WARPS;
   L.th = FUSED_TH_MIN;
   L.interior_blocks = 0;
   if (L.inner && L.icols > 0) {
-    const int ncol = L.icols;
-    const long long rows = L.ib - L.ia;
-    /* Whole waves of strips about FUSED_TH_TARGET rows tall: tall enough
-     * that the rows read around a strip cost little, short enough for
-     * enough strips to share the GPU evenly. */
-    const long long waves = max (1LL, (long long) ce_ceil_div (rows * ncol,
-            (long long) resident_warps * FUSED_TH_TARGET));
     const long long budget = max (waves * resident_warps - L.n_general,
         waves * resident_warps / 2);
     const long long per_col = max (1LL, budget / ncol);
