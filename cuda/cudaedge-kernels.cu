@@ -1767,13 +1767,14 @@ edge_fused_mma (const uint8_t * __restrict__ luma, size_t luma_pitch,
  * the interior's warp columns are FUSED_ITW wide from column 4 (icols),
  * and xr0 is moved down to 4 plus a multiple of 8, so one more side lane
  * may take the 4 columns left over.  General strips, gth rows tall
- * (FUSED_TH or FUSED_TH_WAVES), take the rest: the band above ia and the band below ib
- * (whole warp columns), and rows [ia, ib) of the side lanes (X = 0 and
- * X = xr0, xr0 + 4 ... below W), one strip per lane, so that a few warps
- * do what used to take the whole first and last warp columns.  Warps
- * 0 ... n_general - 1 take the general strips (they cost more per row,
- * so they start first; along a row of strips the column changes
- * fastest), the blocks from warp interior0 on the interior ones. */
+ * (FUSED_TH or FUSED_TH_WAVES), take the rest: the band above ia and
+ * the band below ib (whole warp columns), and rows [ia, ib) of the side
+ * lanes (X = 0 and X = xr0, xr0 + 4 ... below W), one strip per lane, so
+ * that a few warps do what used to take the whole first and last warp
+ * columns.  Warps 0 ... n_general - 1 take the general strips (they
+ * cost more per row, so they start first; along a row of strips the
+ * column changes fastest), the blocks from warp interior0 on the
+ * interior ones. */
 struct fused_layout
 {
   int cols;                     /* warp columns */
