@@ -187,7 +187,7 @@ ce_kernels_probe (void)
  * time is a strip's latency (4 measured 5-21 % faster than 8 from 1080p
  * to 4K); FUSED_TH_WAVES where the interior takes more waves and its
  * work, not its latency, is the time (8 rows: a side lane's strip reads
- * 4 rows more than it filters whatever its height; PERFORMANCE.md,
+ * 6 rows more than it filters whatever its height; PERFORMANCE.md,
  * "Short general strips"). */
 #ifndef FUSED_TH
 #define FUSED_TH 4
