@@ -19,9 +19,12 @@
 #include "cudaedge-testing.h"
 #include "ce-core-test.h"
 
-/* Resident warps of a GPU with 1 multiprocessor, of an H200 (132), and
- * of one so large that every frame takes the short kernel. */
-static const int residents[] = { 28, 3696, 1 << 22 };
+/* Resident warps of a GPU with 1 multiprocessor, of an H200 (132
+ * multiprocessors of 16 warps each: 4 blocks of 4 warps), of the same
+ * GPU holding 28 warps a multiprocessor, and of one so large that every
+ * frame takes the short kernel.  The interior of 4096x4096 takes two
+ * waves with the second, one with the third. */
+static const int residents[] = { 28, 2112, 3696, 1 << 22 };
 
 #define N_RESIDENTS ((int) (sizeof residents / sizeof residents[0]))
 
@@ -98,8 +101,9 @@ test_widths_around_warp_columns (void)
         return;
 }
 
-/* Video sizes, odd ones and tall narrow ones, aligned, on an H200 and on
- * a one-multiprocessor GPU (whose strips are tallest). */
+/* Video sizes, odd ones and tall narrow ones, aligned, on an H200, on a
+ * GPU of more resident warps and on a one-multiprocessor GPU (whose
+ * strips are tallest). */
 static void
 test_large_frames (void)
 {
@@ -109,15 +113,16 @@ test_large_frames (void)
   };
 
   for (size_t i = 0; i < G_N_ELEMENTS (sizes); i++)
-    for (int r = 0; r < 2; r++)
+    for (int r = 0; r < 3; r++)
       for (int blur = 0; blur < 2; blur++)
         if (!check_bands (sizes[i][0], sizes[i][1], blur, 1, residents[r]))
           return;
   /* the largest, whole frames only */
-  for (int blur = 0; blur < 2; blur++)
-    if (!check (4096, 4096, 0, 4096, blur, 1, residents[1])
-        || !check (7680, 4320, 0, 4320, blur, 1, residents[1]))
-      return;
+  for (int r = 1; r < 3; r++)
+    for (int blur = 0; blur < 2; blur++)
+      if (!check (4096, 4096, 0, 4096, blur, 1, residents[r])
+          || !check (7680, 4320, 0, 4320, blur, 1, residents[r]))
+        return;
 }
 
 /* Widths around tensor-core tiles (16 columns from column 4, the last
