@@ -1451,6 +1451,24 @@ time_cpu_upscale_rgba (const uint8_t * src, uint8_t * dst)
   return summarize (ms, runs);
 }
 
+/* The fast CPU upscale (cudaupscale's CPU backend) on one thread:
+ * ce_cpu_upscale2x_rows over the whole RGBA output, after one warm-up. */
+static stats
+time_cpu_fast_upscale_rgba (const uint8_t * src, uint8_t * dst)
+{
+  int i, runs = cpu_runs ();
+  double ms[16];
+  CS (ce_cpu_upscale2x_rows (src, (size_t) g.w * 4, g.w, g.h, 4, 0, 2 * g.h,
+          dst, (size_t) g.w * 8));
+  for (i = 0; i < runs; i++) {
+    double t0 = now_ms ();
+    CS (ce_cpu_upscale2x_rows (src, (size_t) g.w * 4, g.w, g.h, 4, 0,
+            2 * g.h, dst, (size_t) g.w * 8));
+    ms[i] = now_ms () - t0;
+  }
+  return summarize (ms, runs);
+}
+
 /* ------------------------------------------------------------------ */
 /* Table output */
 
@@ -1861,7 +1879,7 @@ bench_size (int w, int h, summary_t * sum)
 
   /* host-to-host upscale element path, RGBA: 4N read, 16N written */
   {
-    uint8_t *u_src = NULL, *u_dst = NULL, *u_ref, *d_up, *d_down;
+    uint8_t *u_src = NULL, *u_dst = NULL, *u_ref, *u_fast, *d_up, *d_down;
     stats e, link, c;
     double up_link_ms;
     uint64_t cnt;
@@ -1898,6 +1916,24 @@ bench_size (int w, int h, summary_t * sum)
         cpu_runs (), 1000.0 / c.med);
     print_row_full ("cpu ce_ref_upscale2x RGBA", "RGBA", 1, c, 20.0 * n,
         CEIL_NONE, 0, note);
+    u_fast = xmalloc (16 * n);
+    memset (u_fast, 0x5A, 16 * n);
+    c = time_cpu_fast_upscale_rgba (u_src, u_fast);
+    snprintf (note, sizeof note, "ce_cpu_upscale2x_rows, single thread, "
+        "%d runs, %.1f fps", cpu_runs (), 1000.0 / c.med);
+    print_row_full ("cpu fast upscale2x RGBA", "RGBA", 1, c, 20.0 * n,
+        CEIL_NONE, 0, note);
+    cnt = ce_compare_u8 (u_ref, (size_t) w * 8, u_fast, (size_t) w * 8,
+        w * 8, 2 * h, &d);
+    free (u_fast);
+    if (cnt)
+      printf ("  WARNING: ce_cpu_upscale2x_rows RGBA differs from "
+          "ce_ref_upscale2x: %llu bytes, first at byte x=%d y=%d (expected "
+          "%d, got %d)\n", (unsigned long long) cnt, d.x, d.y, d.expected,
+          d.got);
+    else
+      printf ("  check: ce_cpu_upscale2x_rows RGBA == ce_ref_upscale2x on "
+          "the random frame\n");
 
     cnt = ce_compare_u8 (u_ref, (size_t) w * 8, u_dst, (size_t) w * 8, w * 8,
         2 * h, &d);
