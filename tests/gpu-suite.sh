@@ -16,7 +16,11 @@ fail=0
 step() { echo; echo "=== $*"; }
 
 step build
-meson setup "$B" "$SRC" -Dcuda=enabled -Dtest-hooks=true >"$OUT/build.log" 2>&1 &&
+# A folder set up before keeps its options unless they are given again
+# through --reconfigure.
+reconf=
+[ -f "$B/meson-private/coredata.dat" ] && reconf=--reconfigure
+meson setup $reconf "$B" "$SRC" -Dcuda=enabled -Dtests=enabled -Dtest-hooks=true >"$OUT/build.log" 2>&1 &&
   ninja -C "$B" >>"$OUT/build.log" 2>&1 || { tail -40 "$OUT/build.log"; exit 1; }
 nvidia-smi --query-gpu=name,driver_version,clocks.sm,clocks.mem --format=csv | tee "$OUT/gpu.txt"
 
