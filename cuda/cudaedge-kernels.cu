@@ -1429,7 +1429,7 @@ edge_fused_general (const uint8_t * __restrict__ luma, size_t luma_pitch,
  * paths.
  *
  * Measured on an H200 no faster than the CUDA-core interior (a tie on
- * the l2 edges at 8K, slower at 4K and on the magnitude), so launches
+ * the l2 edges at 8K once, slower from 1080p up in later runs), so launches
  * take it only when allowed (ce_fused_set_tensor_cores; PERFORMANCE.md,
  * "Tensor cores for the interior").  Warp columns start at multiples
  * of 32 (the first one's columns 0 ... 3 are a side lane's), so that
@@ -2413,8 +2413,8 @@ fused_short_fill_rows (size_t n, unsigned cols)
 /* The arguments are passed by address (cudaLaunchKernel), each with the
  * type of the kernel's parameter. */
 /* Whether launches may take the interior to tensor cores: off, as
- * measured no faster than the CUDA-core interior on an H200 (it ties on
- * the l2 edges at 8K and is slower at 4K and for the magnitude;
+ * measured no faster than the CUDA-core interior on an H200 (it tied on
+ * the l2 edges at 8K once, and is slower from 1080p up in later runs;
  * PERFORMANCE.md, "Tensor cores for the interior").  Tests and the
  * benchmark turn it on (ce_fused_set_tensor_cores). */
 static int fused_mma_allowed = 0;

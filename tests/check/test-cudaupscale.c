@@ -137,7 +137,7 @@ check_known_answer (const gchar * format, gint width, gint height,
   ce_test_fixture_stop (&f);
 }
 
-/* ---- known answers (docs/numerics.md section 2, worked by hand) ----
+/* ---- known answers (docs/numerics.md, "Bilinear 2x upscale", worked by hand) ----
  *
  * Along an axis of n input pixels, output index i samples x = i/2 - 1/4
  * clamped to [0, n - 1].  For n = 1 every sample is pixel 0.  For n = 2
