@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole GPU verification in one go, for a machine with an NVIDIA GPU,
 # nvcc, meson and GStreamer's development files: build with CUDA, run the GPU
-# test suites, compute-sanitizer (memcheck, racecheck, synccheck) on the core
-# tests, the element on a real clip with check=true, and the benchmark.
+# test suites (a GPU suite that skips fails the run), compute-sanitizer
+# (memcheck, racecheck, synccheck) on the core tests, the element on a real
+# clip with check=true, and the benchmark.
 # Usage: tests/gpu-suite.sh OUT_DIR [CLIP [PICTURE.pgm]]
 # Logs, tables and the benchmark's PGM images land in OUT_DIR.
 set -uo pipefail
@@ -28,6 +29,26 @@ step "meson test (all suites)"
 meson test -C "$B" --print-errorlogs --num-processes 1 2>&1 | tee "$OUT/tests.log" | tail -25
 [ "${PIPESTATUS[0]}" = 0 ] || fail=1
 cp "$B/meson-logs/testlog.txt" "$OUT/testlog.txt" 2>/dev/null
+# On a GPU machine a GPU suite that skips has not verified anything: a
+# whole test skipped (no device, a missing GStreamer element) fails the
+# run; cases skipped inside a test are listed.
+python3 - "$B/meson-logs/testlog.json" <<'PY' || fail=1
+import json, sys
+bad = 0
+for t in map(json.loads, open(sys.argv[1])):
+    suites = t["name"].split(" / ")[0].split(":")[-1].split("+")
+    if "gpu" not in suites:
+        continue
+    out = t.get("stdout") or ""
+    skips = [l.strip() for l in out.splitlines()
+             if "# SKIP" in l or l.lstrip("*").lstrip().startswith("SKIP")]
+    if t.get("result") == "SKIP":
+        print("GPU TEST SKIPPED: %s: %s" % (t["name"], skips[0] if skips else "exit status 77"))
+        bad = 1
+    elif skips:
+        print("%s: %d cases skipped, first: %s" % (t["name"], len(skips), skips[0]))
+sys.exit(bad)
+PY
 
 step compute-sanitizer
 for tool in memcheck racecheck synccheck; do
@@ -37,6 +58,14 @@ for tool in memcheck racecheck synccheck; do
   echo "$tool: rc=$rc $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/sanitizer-$tool.log" | tail -1), $(grep -c '^ok' "$OUT/sanitizer-$tool.log") cases ok, $(grep -c '^not ok' "$OUT/sanitizer-$tool.log") not ok"
   [ $rc = 0 ] || fail=1
 done
+# The frame path (graphs, contexts, frames in flight, tall frames) under
+# memcheck; one case makes CUDA calls fail on purpose, so API errors are
+# not reported.
+compute-sanitizer --tool memcheck --report-api-errors no --error-exitcode 1 \
+  "$B/tests/core-tests" -p /gpu/runtime >"$OUT/sanitizer-memcheck-runtime.log" 2>&1
+rc=$?
+echo "memcheck /gpu/runtime: rc=$rc $(grep -E 'ERROR SUMMARY' "$OUT/sanitizer-memcheck-runtime.log" | tail -1), $(grep -c '^ok' "$OUT/sanitizer-memcheck-runtime.log") cases ok, $(grep -c '^not ok' "$OUT/sanitizer-memcheck-runtime.log") not ok"
+[ $rc = 0 ] || fail=1
 
 if [ -n "$CLIP" ] && command -v gst-launch-1.0 >/dev/null; then
   step "element on $CLIP, backend=cuda check=true"

@@ -243,38 +243,51 @@ typedef struct
 {
   Rows rows;
   GMutex lock;
+  GCond overlap;                /* signalled when two bands run at once */
   GHashTable *threads;          /* the threads that ran a band */
   gint running, most;           /* bands running at once, now and at most */
 } Spread;
 
+/* Each band waits, up to 10 s, until two bands are running at the same
+ * time, so that a pool that runs bands together shows it whatever the
+ * scheduler does, and one that runs them one after the other still
+ * ends (with most == 1). */
 static ce_status
-note_thread_slowly (gpointer user_data, gint row0, gint row1)
+note_thread_waiting (gpointer user_data, gint row0, gint row1)
 {
   Spread *s = user_data;
-  gint now = g_atomic_int_add (&s->running, 1) + 1;
+  gint64 deadline = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
 
   g_mutex_lock (&s->lock);
   g_hash_table_add (s->threads, g_thread_self ());
-  s->most = MAX (s->most, now);
+  s->running++;
+  s->most = MAX (s->most, s->running);
+  if (s->most > 1)
+    g_cond_broadcast (&s->overlap);
+  while (s->most < 2) {
+    if (!g_cond_wait_until (&s->overlap, &s->lock, deadline))
+      break;
+  }
+  s->running--;
   g_mutex_unlock (&s->lock);
-  g_usleep (20000);
-  g_atomic_int_add (&s->running, -1);
   return count_rows (&s->rows, row0, row1);
 }
 
 /* Bands on 4 threads run on more than one thread, at the same time (4
- * bands of 64 rows, each 20 ms long; a pool that ran them one after the
- * other, or all on the calling thread, would show one). */
+ * bands of 64 rows, each waiting for another to run beside it; a pool
+ * that ran them one after the other, or all on the calling thread, would
+ * show one). */
 GST_START_TEST (test_bands_run_on_several_threads_at_once)
 {
   GstCeBands *bands = gst_ce_bands_new (4);
   Spread *s = g_new0 (Spread, 1);
 
   g_mutex_init (&s->lock);
+  g_cond_init (&s->overlap);
   s->threads = g_hash_table_new (NULL, NULL);
   s->rows.fail_row = -1;
   fail_unless_equals_int (gst_ce_bands_get_n_threads (bands), 4);
-  fail_unless_equals_int (gst_ce_bands_run (bands, 256, note_thread_slowly,
+  fail_unless_equals_int (gst_ce_bands_run (bands, 256, note_thread_waiting,
           s), CE_STATUS_OK);
   assert_once (&s->rows, 256, "bands on 4 threads");
   fail_unless (g_hash_table_size (s->threads) > 1,
@@ -282,6 +295,7 @@ GST_START_TEST (test_bands_run_on_several_threads_at_once)
   fail_unless (s->most > 1, "the bands ran one after another");
   gst_ce_bands_free (bands);
   g_hash_table_unref (s->threads);
+  g_cond_clear (&s->overlap);
   g_mutex_clear (&s->lock);
   g_free (s);
 }

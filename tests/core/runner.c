@@ -4,10 +4,10 @@
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
  * Usage: core-tests [GTest options] [--quick]
- *   -p /cpu/reference, /cpu/fast, /cpu/upscale, /cuda-entry, /gpu/core,
- *   /gpu/runtime:
+ *   -p /cpu/reference, /cpu/fast, /cpu/upscale, /cuda-entry,
+ *   /cuda/host-path, /gpu/core, /gpu/runtime:
  *   one family (-l lists the cases); --tap for TAP output; --quick: GPU
- *   frames up to 613x611 only (for compute-sanitizer).  Without a GPU the
+ *   frames up to 613x611, and 1920x1080 (for compute-sanitizer).  Without a GPU the
  *   /gpu cases are skipped, loudly.
  */
 #include <string.h>

@@ -3,12 +3,17 @@
  * Copyright (C) 2026 The gst-cudaedge authors
  * SPDX-License-Identifier: LGPL-2.1-or-later
  *
- * Cases under /gpu/runtime, registered by ce_test_register_gpu_host_path ()
- * for the core test runner, on what the frame path does per frame besides
- * the GPU's work:
+ * Cases registered by ce_test_register_gpu_host_path () for the core test
+ * runner, on what the frame path does per frame besides the GPU's work.
+ * Under /cuda/host-path, run everywhere the CUDA path is built, with a
+ * device or without:
  *
- * - the table of a context's own pinned blocks (pinned-table-lookups,
- *   which needs no device: it runs everywhere the CUDA path is built);
+ * - the table of a context's own pinned blocks (pinned-table-lookups);
+ * - picking a device: an id that does not exist is refused, with no
+ *   device at all too (device-pick).
+ *
+ * Under /gpu/runtime, skipped, loudly, without a GPU:
+ *
  * - a context knows the blocks it allocated, at any offset, without asking
  *   the driver, and forgets them when they are freed, also while frames
  *   run and another thread allocates and frees;
@@ -16,8 +21,6 @@
  *   asked, per frame, with the same output bytes either way;
  * - a wait returns with every band downloaded, for any number of bands
  *   and streams, timed or not, with frames in flight on both slots.
- *
- * The GPU cases are skipped, loudly, without a GPU.
  */
 
 #include <string.h>
@@ -574,8 +577,8 @@ test_device_pick (void)
 void
 ce_test_register_gpu_host_path (void)
 {
-  ce_test_add ("/gpu/runtime/device-pick", test_device_pick);
-  ce_test_add ("/gpu/runtime/pinned-table-lookups",
+  ce_test_add ("/cuda/host-path/device-pick", test_device_pick);
+  ce_test_add ("/cuda/host-path/pinned-table-lookups",
       test_pinned_table_lookups);
   ce_test_add ("/gpu/runtime/context-knows-its-pinned-blocks",
       test_context_knows_its_pinned_blocks);
