@@ -5,7 +5,9 @@
 # (memcheck, racecheck, synccheck) on the core tests, the element on a real
 # clip with check=true, and the benchmark.
 # Usage: tests/gpu-suite.sh OUT_DIR [CLIP [PICTURE.pgm]]
-# Logs, tables and the benchmark's PGM images land in OUT_DIR.
+# Logs, tables and the benchmark's PGM images land in OUT_DIR.  BUILD_DIR
+# names the build folder (default /tmp/cudaedge-gpu-build); BENCH=0 leaves
+# the benchmarks out.
 set -uo pipefail
 OUT=${1:?usage: tests/gpu-suite.sh OUT_DIR [CLIP]}
 CLIP=${2:+$(readlink -f "$2")}
@@ -74,11 +76,11 @@ if [ -n "$CLIP" ] && command -v gst-launch-1.0 >/dev/null; then
   [ "${PIPESTATUS[0]}" = 0 ] || fail=1
 fi
 
-if [ -x "$B/tests/bench/cudaedge-bench" ]; then
+if [ "${BENCH:-1}" != 0 ] && [ -x "$B/tests/bench/cudaedge-bench" ]; then
   step benchmark
   "$B/tests/bench/cudaedge-bench" --out-dir "$OUT" ${PICTURE:+--pgm-in "$PICTURE"} 2>&1 | tee "$OUT/bench.txt" | tail -60
 fi
-if [ -x "$B/tests/bench/element-bench" ]; then
+if [ "${BENCH:-1}" != 0 ] && [ -x "$B/tests/bench/element-bench" ]; then
   step element-bench
   for el in cudaedge cudaupscale; do
     fmt=GRAY8; [ $el = cudaupscale ] && fmt=RGBA
