@@ -102,10 +102,20 @@ typedef struct
   size_t user_dst_stride;
   size_t dst_row_bytes;
   int dst_rows;
+
+  /* The emulated device's frame, made at the wait (ce_cuda_set_fake_device). */
+  enum
+  { FAKE_NONE, FAKE_EDGE, FAKE_UPSCALE } fake_kind;
+  ce_frame fake_src;
+  ce_edge_params fake_params;
+  int fake_bpp;
+  uint8_t *fake_dst;
+  size_t fake_dst_stride;
 } ce_slot_state;
 
 struct ce_cuda_ctx
 {
+  int fake;                     /* on the emulated device */
   int device;
   CUcontext cu;                 /* the CUDA context it works in */
   char name[256];
@@ -122,6 +132,87 @@ struct ce_cuda_ctx
   int pinned_lock_ok;           /* initialised */
   ce_pinned_table pinned;
 };
+
+/* ---- The emulated device (tests) ----
+ *
+ * ce_cuda_set_fake_device (cudaedge-testing.h) puts the frame path on a
+ * device emulated on the CPU, so that what callers do with frames in
+ * flight runs on machines without a GPU: one device, contexts with their
+ * slots and pinned-block table, host memory from malloc, and frames whose
+ * output is made at the wait by the fast CPU paths (and poisoned from the
+ * submission until then, as a GPU's download lands only at the end).
+ * Argument checks and injected failures are the real path's own. */
+static int fake_device;
+
+int
+ce_cuda_set_fake_device (int on)
+{
+  int old = fake_device;
+
+  fake_device = on != 0;
+  return old;
+}
+
+static ce_status
+fake_ctx_new (int n_streams, ce_cuda_ctx ** out)
+{
+  ce_cuda_ctx *ctx = calloc (1, sizeof (*ctx));
+
+  if (ctx == NULL) {
+    ce_set_error ("cannot allocate the CUDA context");
+    return CE_STATUS_OUT_OF_MEMORY;
+  }
+  if (pthread_mutex_init (&ctx->pinned_lock, NULL) != 0) {
+    free (ctx);
+    ce_set_error ("cannot create the CUDA context's mutex");
+    return CE_STATUS_OUT_OF_MEMORY;
+  }
+  ctx->pinned_lock_ok = 1;
+  ctx->fake = 1;
+  ctx->n_streams = n_streams;
+  snprintf (ctx->name, sizeof (ctx->name), "emulated CUDA device (tests)");
+  *out = ctx;
+  return CE_STATUS_OK;
+}
+
+static void slot_submitted (ce_cuda_ctx * ctx, ce_slot_state * sl);
+
+#define FAKE_POISON 0xa5
+
+static void
+fake_submitted (ce_cuda_ctx * ctx, ce_slot_state * sl, uint8_t * dst,
+    size_t dst_stride, size_t row_bytes, int rows)
+{
+  for (int i = 0; i < rows; i++)
+    memset (dst + (size_t) i * dst_stride, FAKE_POISON, row_bytes);
+  sl->fake_dst = dst;
+  sl->fake_dst_stride = dst_stride;
+  sl->timed = ctx->timing;
+  slot_submitted (ctx, sl);
+}
+
+static ce_status
+fake_frame_wait (ce_slot_state * sl, ce_timing * timing)
+{
+  const ce_frame *f = &sl->fake_src;
+  ce_status status;
+
+  if (timing)
+    memset (timing, 0, sizeof (*timing));
+  if (sl->fail) {
+    sl->fail = 0;
+    ce_set_error ("injected failure (test hook)");
+    return CE_STATUS_CUDA_ERROR;
+  }
+  if (sl->fake_kind == FAKE_EDGE)
+    status = ce_cpu_edge_rows (f, &sl->fake_params, 0, f->height,
+        sl->fake_dst, sl->fake_dst_stride);
+  else
+    status = ce_cpu_upscale2x_rows (f->data, f->stride, f->width, f->height,
+        sl->fake_bpp, 0, 2 * f->height, sl->fake_dst, sl->fake_dst_stride);
+  sl->fake_kind = FAKE_NONE;
+  return status;
+}
 
 /* Test bookkeeping (cudaedge-private.h), per thread. */
 static _Thread_local unsigned long pointer_queries;
@@ -217,6 +308,10 @@ ce_cuda_device_count (int *count)
   if (count == NULL)
     return ce_check_pointer (count, "count");
   *count = 0;
+  if (fake_device) {
+    *count = 1;
+    return CE_STATUS_OK;
+  }
   err = cudaGetDeviceCount (&n);
   if (err == cudaErrorInsufficientDriver) {
     ce_set_error ("no NVIDIA driver is installed, or it is older than this "
@@ -507,6 +602,10 @@ ce_cuda_device_pick (int device_id, int *picked)
   if ((status = ce_cuda_device_count (&count)) != CE_STATUS_OK)
     return status;
 
+  if (fake_device && device_id < count) {
+    *picked = 0;
+    return CE_STATUS_OK;
+  }
   if (device_id == -1) {
     for (i = 0; i < count && !device_usable (i); i++);
     if (i == count) {
@@ -551,6 +650,8 @@ ce_cuda_ctx_new (int device_id, int n_streams, ce_cuda_ctx ** out)
   }
   if ((status = ce_cuda_device_pick (device_id, &device_id)) != CE_STATUS_OK)
     return status;
+  if (fake_device)
+    return fake_ctx_new (n_streams, out);
 
   if ((status = device_scope_take (&scope, device_id, NULL)) != CE_STATUS_OK)
     return status;
@@ -572,6 +673,10 @@ ce_cuda_ctx_new_current (int n_streams, ce_cuda_ctx ** out)
   if (n_streams < 2) {
     ce_set_error ("n_streams must be at least 2 (got %d)", n_streams);
     return CE_STATUS_INVALID_ARGUMENT;
+  }
+  if (fake_device) {
+    ce_set_error ("the emulated CUDA device has no CUDA contexts");
+    return CE_STATUS_NO_DEVICE;
   }
   /* cudaGetDevice answers 0 on a thread with no context current, and
    * the runtime would then make device 0's primary context for it: a
@@ -683,6 +788,12 @@ ce_cuda_ctx_free (ce_cuda_ctx * ctx)
 
   if (ctx == NULL)
     return;
+  if (ctx->fake) {
+    ce_pinned_table_clear (&ctx->pinned);
+    pthread_mutex_destroy (&ctx->pinned_lock);
+    free (ctx);
+    return;
+  }
   /* Without the device (it cannot fail once the context exists) the
    * releases below fail harmlessly. */
   (void) ctx_scope_take (&scope, ctx);
@@ -764,11 +875,18 @@ ce_cuda_host_alloc (ce_cuda_ctx * ctx, size_t size, void **ptr)
       (status = ce_check_pointer (ptr, "ptr")) != CE_STATUS_OK)
     return status;
   *ptr = NULL;
-  if ((status = ctx_scope_take (&scope, ctx)) != CE_STATUS_OK)
-    return status;
-  /* Portable: pinned in every CUDA context, GStreamer's included. */
-  CUDA_TRY (cudaHostAlloc (ptr, size ? size : 1, cudaHostAllocPortable));
-  device_scope_give_back (&scope);
+  if (ctx->fake) {
+    if ((*ptr = malloc (size ? size : 1)) == NULL) {
+      ce_set_error ("cannot allocate %zu bytes", size);
+      return CE_STATUS_OUT_OF_MEMORY;
+    }
+  } else {
+    if ((status = ctx_scope_take (&scope, ctx)) != CE_STATUS_OK)
+      return status;
+    /* Portable: pinned in every CUDA context, GStreamer's included. */
+    CUDA_TRY (cudaHostAlloc (ptr, size ? size : 1, cudaHostAllocPortable));
+    device_scope_give_back (&scope);
+  }
   /* A block the table cannot take is still pinned memory: the frame path
    * then asks the driver about it, as for memory from elsewhere. */
   pthread_mutex_lock (&ctx->pinned_lock);
@@ -795,6 +913,10 @@ ce_cuda_host_free (ce_cuda_ctx * ctx, void *ptr)
   pthread_mutex_lock (&ctx->pinned_lock);
   (void) ce_pinned_table_remove (&ctx->pinned, ptr);
   pthread_mutex_unlock (&ctx->pinned_lock);
+  if (ctx->fake) {
+    free (ptr);
+    return CE_STATUS_OK;
+  }
   if ((status = ctx_scope_take (&scope, ctx)) != CE_STATUS_OK)
     return status;
   CUDA_TRY (cudaFreeHost (ptr));
@@ -1115,6 +1237,8 @@ ce_cuda_frame_wait (ce_cuda_ctx * ctx, int slot, ce_timing * timing)
   }
   sl = &ctx->slots[slot];
   sl->busy = 0;
+  if (ctx->fake)
+    return fake_frame_wait (sl, timing);
   if ((status = ctx_scope_take (&scope, ctx)) != CE_STATUS_OK)
     goto fail;
   /* The last download of each stream the frame used: those complete, so
@@ -1230,6 +1354,13 @@ ce_cuda_edge_frame_submit (ce_cuda_ctx * ctx, int slot, const ce_frame * src,
   ej.job.prepare = edge_prepare;
   ej.job.run = edge_run;
 
+  if (ctx->fake) {
+    sl->fake_kind = FAKE_EDGE;
+    sl->fake_src = *src;
+    sl->fake_params = *params;
+    fake_submitted (ctx, sl, dst, dst_stride, w, h);
+    return CE_STATUS_OK;
+  }
   if ((status = ctx_scope_take (&scope, ctx)) != CE_STATUS_OK)
     return status;
   CE_TRY (buffer_reserve (&sl->d_src, ej.job.src_row_bytes, h, 0));
@@ -1317,6 +1448,17 @@ ce_cuda_upscale2x_frame_submit (ce_cuda_ctx * ctx, int slot,
   uj.job.out_rows_per_src_row = 2;
   uj.job.run = upscale_run;
 
+  if (ctx->fake) {
+    sl->fake_kind = FAKE_UPSCALE;
+    sl->fake_src.data = src;
+    sl->fake_src.stride = src_stride;
+    sl->fake_src.width = width;
+    sl->fake_src.height = height;
+    sl->fake_bpp = bytes_per_pixel;
+    fake_submitted (ctx, sl, dst, dst_stride,
+        (size_t) 2 * width * bytes_per_pixel, 2 * height);
+    return CE_STATUS_OK;
+  }
   if ((status = ctx_scope_take (&scope, ctx)) != CE_STATUS_OK)
     return status;
   CE_TRY (buffer_reserve (&sl->d_src, uj.job.src_row_bytes, height, 0));

@@ -219,6 +219,14 @@ ce_cuda_frame_wait (ce_cuda_ctx * ctx, int slot, ce_timing * timing)
   return not_built ();
 }
 
+/* A build without CUDA has no emulated device either. */
+int
+ce_cuda_set_fake_device (int on)
+{
+  (void) on;
+  return 0;
+}
+
 void
 ce_cuda_ctx_inject_failure (ce_cuda_ctx * ctx, int n)
 {

@@ -17,6 +17,16 @@
 extern "C" {
 #endif
 
+/* Nonzero: from now on the frame path runs on a device emulated on the
+ * CPU, so that callers' handling of frames in flight is tested without a
+ * GPU: ce_cuda_device_count () finds one device, contexts made after it
+ * (ce_cuda_ctx_new; ce_cuda_ctx_new_current refuses) take host memory
+ * from malloc, and a submitted frame's output is poisoned until its wait
+ * makes it with the fast CPU paths.  Argument checks and
+ * ce_cuda_ctx_inject_failure () act as on a GPU.  Set it before any
+ * context is made.  Returns the previous setting. */
+int ce_cuda_set_fake_device (int on);
+
 /* The wait of the n-th frame submitted from now on (n >= 1) fails with
  * CE_STATUS_CUDA_ERROR, as a device fault would; 0 disarms it.  Lets
  * callers test their recovery without breaking a GPU. */

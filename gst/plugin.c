@@ -25,12 +25,26 @@
 #include "gstcudaedge.h"
 #include "gstcudaupscale.h"
 
+#ifdef GST_CE_TEST_HOOKS
+#include "cudaedge-testing.h"
+#endif
+
 /* The elements run on the CPU when no GPU is usable, so they are always
  * registered; the backend is chosen when an element starts. */
 static gboolean
 plugin_init (GstPlugin * plugin)
 {
   gboolean ret = FALSE;
+
+#ifdef GST_CE_TEST_HOOKS
+  /* Test builds only: the CUDA backend on a device emulated on the CPU,
+   * so that frames in flight are tested without a GPU. */
+  if (g_getenv ("CUDAEDGE_TEST_FAKE_DEVICE") != NULL) {
+    ce_cuda_set_fake_device (1);
+    GST_WARNING ("test hook CUDAEDGE_TEST_FAKE_DEVICE: the CUDA backend "
+        "runs on an emulated device");
+  }
+#endif
 
   ret |= GST_ELEMENT_REGISTER (cudaedge, plugin);
   ret |= GST_ELEMENT_REGISTER (cudaupscale, plugin);
