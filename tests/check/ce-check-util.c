@@ -25,6 +25,7 @@
 #include "ce-check-util.h"
 
 #include "cudaedge-core.h"
+#include "cudaedge-testing.h"
 
 /* ---- backend ---- */
 
@@ -46,13 +47,30 @@ ce_test_have_cuda_device (void)
   return ce_cuda_device_count (&count) == CE_STATUS_OK && count > 0;
 }
 
-/* For the tests that mean something only on CUDA: TRUE (and they return at
- * once) on the CPU backend or without a device. */
+/* Cases that ce_test_skip_without_cuda () skipped, for ce_test_main ()
+ * (counted in this process: the tests run with CK_FORK=no). */
+static guint n_skipped;
+
+/* ce_test_skip_without_cuda () for the case @test: says out loud why it
+ * does not run, on stdout where meson's log keeps it (a case that returns
+ * at once counts as passed for the check framework). */
 gboolean
-ce_test_skip_without_cuda (void)
+ce_test_skip_case_without_cuda (const gchar * test)
 {
-  if (g_str_equal (ce_test_backend (), "cpu") || !ce_test_have_cuda_device ()) {
-    GST_INFO ("skipped: needs the CUDA backend");
+  int count = 0;
+  ce_status status;
+
+  if (g_str_equal (ce_test_backend (), "cpu")) {
+    g_print ("SKIP: %s: needs the CUDA backend (CUDAEDGE_TEST_BACKEND=%s)\n",
+        test, ce_test_backend ());
+    n_skipped++;
+    return TRUE;
+  }
+  status = ce_cuda_device_count (&count);
+  if (status != CE_STATUS_OK || count == 0) {
+    g_print ("SKIP: %s: no CUDA device (%s: %s)\n", test,
+        ce_status_string (status), ce_last_error ());
+    n_skipped++;
     return TRUE;
   }
   return FALSE;
@@ -231,6 +249,38 @@ ce_test_random_frame (const gchar * format, gint width, gint height,
   return ce_test_random_buffer (GST_VIDEO_INFO_SIZE (info), seed);
 }
 
+/* A frame of random bytes whose planes lie at offsets of their own, each
+ * row @padding bytes longer than the default layout's, described by a
+ * GstVideoMeta; @info receives that layout, for computing the
+ * reference. */
+GstBuffer *
+ce_test_random_frame_padded (const gchar * format, gint width, gint height,
+    gint padding, guint32 seed, GstVideoInfo * info)
+{
+  GstBuffer *buf;
+  gsize pos = 64 + padding;     /* bytes before plane 0 */
+  guint p;
+
+  gst_video_info_set_format (info, gst_video_format_from_string (format),
+      width, height);
+  for (p = 0; p < GST_VIDEO_INFO_N_PLANES (info); p++) {
+    gint comp[GST_VIDEO_MAX_COMPONENTS];
+
+    gst_video_format_info_component (info->finfo, p, comp);
+    GST_VIDEO_INFO_PLANE_STRIDE (info, p) += padding;
+    GST_VIDEO_INFO_PLANE_OFFSET (info, p) = pos;
+    pos += (gsize) GST_VIDEO_INFO_PLANE_STRIDE (info, p) *
+        GST_VIDEO_INFO_COMP_HEIGHT (info, comp[0]) + 3;
+  }
+  GST_VIDEO_INFO_SIZE (info) = pos;
+
+  buf = ce_test_random_buffer (pos, seed);
+  gst_buffer_add_video_meta_full (buf, GST_VIDEO_FRAME_FLAG_NONE,
+      GST_VIDEO_INFO_FORMAT (info), width, height,
+      GST_VIDEO_INFO_N_PLANES (info), info->offset, info->stride);
+  return buf;
+}
+
 /* Exact comparison of plane 0 of an output buffer (strides from its video
  * meta or the default layout) with packed rows of @width pixels.  Only
  * packed single-plane formats come out of the elements, so the pixel
@@ -238,6 +288,15 @@ ce_test_random_frame (const gchar * format, gint width, gint height,
 void
 ce_test_assert_output_equals (GstBuffer * out, const gchar * format,
     const guint8 * expected, gint width, gint height)
+{
+  ce_test_assert_frame_equals (out, format, expected, width, height, NULL);
+}
+
+/* ce_test_assert_output_equals (), the failure naming the frame @what
+ * (or none when NULL); only the visible bytes of each row count. */
+void
+ce_test_assert_frame_equals (GstBuffer * out, const gchar * format,
+    const guint8 * expected, gint width, gint height, const gchar * what)
 {
   GstVideoInfo info;
   GstVideoFrame frame;
@@ -260,9 +319,10 @@ ce_test_assert_output_equals (GstBuffer * out, const gchar * format,
       while (got[x] == exp[x])
         x++;
       gst_video_frame_unmap (&frame);
-      fail ("%s %dx%d output differs at byte %" G_GSIZE_FORMAT " (pixel %"
-          G_GSIZE_FORMAT ") of row %d: expected %d, got %d", format, width,
-          height, x, x / bpp, y, exp[x], got[x]);
+      fail ("%s%s%s %dx%d output differs at byte %" G_GSIZE_FORMAT
+          " (pixel %" G_GSIZE_FORMAT ") of row %d: expected %d, got %d",
+          what ? what : "", what ? ": " : "", format, width, height, x,
+          x / bpp, y, exp[x], got[x]);
     }
   }
   gst_video_frame_unmap (&frame);
@@ -421,6 +481,101 @@ ce_test_run_one_frame (GstElement * element, GstBuffer * in,
   ce_test_fixture_stop (&f);
 }
 
+/* ---- frames in flight ---- */
+
+typedef struct
+{
+  CeTestMeta meta;
+  guint8 *expected;
+  const gchar *format;          /* of the output */
+  gint width, height;           /* of the output */
+  gchar *what;                  /* the input, for messages */
+} CeTestQueued;
+
+struct _CeTestQueue
+{
+  GstHarness *h;
+  GArray *frames;               /* of CeTestQueued */
+};
+
+static void
+queued_clear (gpointer data)
+{
+  CeTestQueued *fr = data;
+
+  g_free (fr->expected);
+  g_free (fr->what);
+}
+
+/* A queue of frames for the running harness @h. */
+CeTestQueue *
+ce_test_queue_new (GstHarness * h)
+{
+  CeTestQueue *q = g_new0 (CeTestQueue, 1);
+
+  q->h = h;
+  q->frames = g_array_new (FALSE, TRUE, sizeof (CeTestQueued));
+  g_array_set_clear_func (q->frames, queued_clear);
+  return q;
+}
+
+/* Pushes @in (laid out as @info says, or as its video meta says), giving
+ * it the metadata of its place in the stream, and does not pull.  Its
+ * output is computed now by @reference with @data, so with the settings
+ * the test has just given the element: @scale times the input's size, in
+ * @out_format (NULL: the input's). */
+void
+ce_test_queue_push (CeTestQueue * q, GstBuffer * in,
+    const GstVideoInfo * info, CeTestReference reference, gconstpointer data,
+    const gchar * out_format, gint scale)
+{
+  CeTestQueued fr;
+  const gchar *format = gst_video_format_to_string (GST_VIDEO_INFO_FORMAT
+      (info));
+  guint i = q->frames->len;
+
+  memset (&fr, 0, sizeof (fr));
+  ce_test_meta_for_frame (&fr.meta, i);
+  ce_test_set_meta (in, &fr.meta);
+  fr.expected = reference (in, info, data);
+  fr.format = out_format ? out_format : format;
+  fr.width = scale * GST_VIDEO_INFO_WIDTH (info);
+  fr.height = scale * GST_VIDEO_INFO_HEIGHT (info);
+  fr.what = g_strdup_printf ("frame %u (%s %dx%d)", i, format,
+      GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info));
+  g_array_append_val (q->frames, fr);
+  fail_unless_equals_int (gst_harness_push (q->h, in), GST_FLOW_OK);
+}
+
+/* Sends EOS, then pulls the outputs: one per frame pushed, in order, each
+ * with its input's metadata and exactly the pixels expected of it, and
+ * nothing more.  Frees @q; returns how many frames had come out before
+ * EOS. */
+guint
+ce_test_queue_finish (CeTestQueue * q)
+{
+  guint i, n = q->frames->len, before;
+
+  before = gst_harness_buffers_received (q->h);
+  fail_unless (before <= n, "%u outputs for %u inputs", before, n);
+  fail_unless (gst_harness_push_event (q->h, gst_event_new_eos ()));
+  fail_unless_equals_int (gst_harness_buffers_received (q->h), n);
+  for (i = 0; i < n; i++) {
+    CeTestQueued *fr = &g_array_index (q->frames, CeTestQueued, i);
+    GstBuffer *out = gst_harness_try_pull (q->h);
+
+    ce_test_assert_meta (out, &fr->meta, fr->what, i);
+    ce_test_assert_frame_equals (out, fr->format, fr->expected, fr->width,
+        fr->height, fr->what);
+    gst_buffer_unref (out);
+  }
+  fail_unless (gst_harness_try_pull (q->h) == NULL, "more outputs than the "
+      "%u inputs", n);
+  g_array_unref (q->frames);
+  g_free (q);
+  return before;
+}
+
 /* ---- properties ---- */
 
 GParamSpec *
@@ -541,14 +696,28 @@ registered_suite (const gchar * name)
 /* Runs the suite of @make_suite, or exits 77 (SKIP for meson) when
  * CUDAEDGE_TEST_BACKEND=cuda finds no device.  It says why out loud: a
  * silent SKIP on the GPU machine would hide a broken driver.  @file is the
- * caller's __FILE__, for gst_check_run_suite ().  Without @make_suite the
- * suite is the cases of CE_TEST. */
+ * caller's __FILE__, for the XML report (GST_CHECK_XML).  Without
+ * @make_suite the suite is the cases of CE_TEST.  Exits 1 when a case
+ * failed, 77 when every case was skipped by ce_test_skip_without_cuda (),
+ * else 0. */
 int
 ce_test_main (int argc, char **argv, const gchar * name,
     Suite * (*make_suite) (void), const gchar * file)
 {
+  SRunner *sr;
+  GTimer *timer;
+  gchar *xml = NULL;
+  gint failed, n_run;
+
   gst_check_init (&argc, &argv);
 
+  /* The plugin (a build with the test hooks) reads the same variable: both
+   * copies of the core then see the emulated device. */
+  if (g_getenv ("CUDAEDGE_TEST_FAKE_DEVICE") != NULL) {
+    ce_cuda_set_fake_device (1);
+    g_print ("CUDAEDGE_TEST_FAKE_DEVICE: the CUDA backend runs on a device "
+        "emulated on the CPU\n");
+  }
   if (g_str_equal (ce_test_backend (), "cuda")
       && !ce_test_have_cuda_device ()) {
     int count = 0;
@@ -561,6 +730,30 @@ ce_test_main (int argc, char **argv, const gchar * name,
   }
   g_print ("%s element tests on backend=%s\n", name, ce_test_backend ());
 
-  return gst_check_run_suite (make_suite ? make_suite () :
-      registered_suite (name), name, file);
+  /* gst_check_run_suite (), keeping the runner for its count of cases. */
+  sr = srunner_create (make_suite ? make_suite () : registered_suite (name));
+  if (g_getenv ("GST_CHECK_XML")) {
+    /* __FILE__ ends in .c: foo.c -> foo.check.xml */
+    xml = g_strdup_printf ("%sheck.xml", file);
+    srunner_set_xml (sr, xml);
+  }
+  timer = g_timer_new ();
+  srunner_run_all (sr, CK_NORMAL);
+  failed = srunner_ntests_failed (sr);
+  n_run = srunner_ntests_run (sr);
+  g_print ("Check suite %s ran in %.3fs (tests failed: %d)\n", name,
+      g_timer_elapsed (timer, NULL), failed);
+  g_timer_destroy (timer);
+  srunner_free (sr);
+  g_free (xml);
+
+  if (n_skipped > 0)
+    g_print ("************************************************************\n"
+        "SKIP: %u of the %d %s cases NOT run (see the SKIP lines above)\n"
+        "************************************************************\n",
+        n_skipped, n_run, name);
+  if (failed > 0)
+    return 1;
+  /* Every case skipped: nothing was tested, which meson shows as SKIP. */
+  return n_run > 0 && n_skipped >= (guint) n_run ? 77 : 0;
 }

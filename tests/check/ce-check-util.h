@@ -50,7 +50,13 @@ typedef guint8 *(*CeTestReference) (GstBuffer * in, const GstVideoInfo * info,
 
 const gchar *ce_test_backend (void);
 gboolean ce_test_have_cuda_device (void);
-gboolean ce_test_skip_without_cuda (void);
+gboolean ce_test_skip_case_without_cuda (const gchar * test);
+
+/* For the cases that mean something only on CUDA, at their top: TRUE
+ * (and the case returns at once) on the CPU backend or without a device,
+ * after a "SKIP: <case>: <why>" line on stdout.  Call it once per case:
+ * ce_test_main () counts the cases skipped. */
+#define ce_test_skip_without_cuda() ce_test_skip_case_without_cuda (G_STRFUNC)
 
 GstElement *ce_test_make_element (const gchar * factory);
 GstElement *ce_test_new_element (const gchar * factory, const gchar * backend);
@@ -74,8 +80,12 @@ void ce_test_push_frames (CeTestFixture * f, const gchar * format, gint w,
 GstBuffer *ce_test_random_buffer (gsize size, guint32 seed);
 GstBuffer *ce_test_random_frame (const gchar * format, gint width,
     gint height, guint32 seed, GstVideoInfo * info);
+GstBuffer *ce_test_random_frame_padded (const gchar * format, gint width,
+    gint height, gint padding, guint32 seed, GstVideoInfo * info);
 void ce_test_assert_output_equals (GstBuffer * out, const gchar * format,
     const guint8 * expected, gint width, gint height);
+void ce_test_assert_frame_equals (GstBuffer * out, const gchar * format,
+    const guint8 * expected, gint width, gint height, const gchar * what);
 
 guint8 *ce_test_edge_reference (GstBuffer * in, const GstVideoInfo * info,
     gconstpointer params);
@@ -91,6 +101,17 @@ void ce_test_push_and_compare (GstHarness * h, const gchar * format,
 void ce_test_run_one_frame (GstElement * element, GstBuffer * in,
     const gchar * format, gint width, gint height, CeTestReference reference,
     gconstpointer data, const gchar * out_format, gint scale);
+
+/* Frames pushed one after another without pulling (so that, on CUDA,
+ * they are in flight together), each with the output expected of it,
+ * worked out when it was pushed; then EOS and every output compared. */
+typedef struct _CeTestQueue CeTestQueue;
+
+CeTestQueue *ce_test_queue_new (GstHarness * h);
+void ce_test_queue_push (CeTestQueue * q, GstBuffer * in,
+    const GstVideoInfo * info, CeTestReference reference, gconstpointer data,
+    const gchar * out_format, gint scale);
+guint ce_test_queue_finish (CeTestQueue * q);
 
 GParamSpec *ce_test_find_property (GObject * obj, const gchar * name);
 void ce_test_assert_enum_property (GObject * obj, const gchar * name,
@@ -116,6 +137,96 @@ void ce_test_register_case (void (*test) (int), const gchar * name,
 
 int ce_test_main (int argc, char **argv, const gchar * name,
     Suite * (*make_suite) (void), const gchar * file);
+
+/* ---- metadata ---- */
+
+/* Inline, so that the test programs that do not link ce-check-util.c
+ * (tests/runtime, tests/cudamem) share them too. */
+
+/* The flags an output takes from its input and that the elements have
+ * no reason to touch (GAP aside: cudaedge drops it where its output is
+ * not neutral). */
+#define CE_TEST_META_FLAGS (GST_BUFFER_FLAG_DISCONT \
+    | GST_BUFFER_FLAG_DELTA_UNIT | GST_BUFFER_FLAG_MARKER \
+    | GST_BUFFER_FLAG_DROPPABLE | GST_BUFFER_FLAG_LIVE \
+    | GST_BUFFER_FLAG_NON_DROPPABLE | GST_BUFFER_FLAG_SYNC_AFTER \
+    | GST_BUFFER_FLAG_CORRUPTED | GST_BUFFER_FLAG_HEADER)
+
+/* What every output carries over from its input. */
+typedef struct
+{
+  GstClockTime pts, dts, duration;
+  guint64 offset, offset_end;
+  guint flags;
+} CeTestMeta;
+
+/* Metadata of input frame @i of a stream: every field differs from one
+ * frame to the next, the flags a different mix per frame, DISCONT on
+ * frame 0 only (a DISCONT later would push the frames in flight). */
+static inline void
+ce_test_meta_for_frame (CeTestMeta * m, guint i)
+{
+  static const guint flags[] = {
+    GST_BUFFER_FLAG_DELTA_UNIT,
+    GST_BUFFER_FLAG_MARKER,
+    GST_BUFFER_FLAG_DROPPABLE | GST_BUFFER_FLAG_DELTA_UNIT,
+    GST_BUFFER_FLAG_LIVE,
+    GST_BUFFER_FLAG_NON_DROPPABLE | GST_BUFFER_FLAG_SYNC_AFTER,
+    GST_BUFFER_FLAG_CORRUPTED,
+    GST_BUFFER_FLAG_HEADER | GST_BUFFER_FLAG_MARKER,
+    0,
+  };
+
+  m->pts = 1000 * GST_SECOND + i * GST_SECOND / 30;
+  m->dts = m->pts - GST_MSECOND * (i % 3);
+  m->duration = GST_SECOND / 30 + i % 5;
+  m->offset = 7 * (guint64) i;
+  m->offset_end = 7 * (guint64) i + 1 + i % 4;
+  m->flags = flags[i % G_N_ELEMENTS (flags)]
+      | (i == 0 ? GST_BUFFER_FLAG_DISCONT : 0);
+}
+
+/* Gives @buf (writable) the metadata @m. */
+static inline void
+ce_test_set_meta (GstBuffer * buf, const CeTestMeta * m)
+{
+  GST_BUFFER_PTS (buf) = m->pts;
+  GST_BUFFER_DTS (buf) = m->dts;
+  GST_BUFFER_DURATION (buf) = m->duration;
+  GST_BUFFER_OFFSET (buf) = m->offset;
+  GST_BUFFER_OFFSET_END (buf) = m->offset_end;
+  GST_BUFFER_FLAG_UNSET (buf, CE_TEST_META_FLAGS);
+  GST_BUFFER_FLAG_SET (buf, m->flags);
+}
+
+/* Output @i (for the messages, with @what) carries @m. */
+static inline void
+ce_test_assert_meta (GstBuffer * out, const CeTestMeta * m,
+    const gchar * what, guint i)
+{
+  guint flags;
+
+  fail_unless (out != NULL, "%s: output %u missing", what, i);
+  flags = (guint) GST_BUFFER_FLAGS (out) & CE_TEST_META_FLAGS;
+  fail_unless (GST_BUFFER_PTS (out) == m->pts, "%s: output %u has PTS %"
+      GST_TIME_FORMAT ", expected %" GST_TIME_FORMAT, what, i,
+      GST_TIME_ARGS (GST_BUFFER_PTS (out)), GST_TIME_ARGS (m->pts));
+  fail_unless (GST_BUFFER_DTS (out) == m->dts, "%s: output %u has DTS %"
+      GST_TIME_FORMAT ", expected %" GST_TIME_FORMAT, what, i,
+      GST_TIME_ARGS (GST_BUFFER_DTS (out)), GST_TIME_ARGS (m->dts));
+  fail_unless (GST_BUFFER_DURATION (out) == m->duration, "%s: output %u "
+      "has duration %" GST_TIME_FORMAT ", expected %" GST_TIME_FORMAT, what,
+      i, GST_TIME_ARGS (GST_BUFFER_DURATION (out)),
+      GST_TIME_ARGS (m->duration));
+  fail_unless (GST_BUFFER_OFFSET (out) == m->offset, "%s: output %u has "
+      "offset %" G_GUINT64_FORMAT ", expected %" G_GUINT64_FORMAT, what, i,
+      GST_BUFFER_OFFSET (out), m->offset);
+  fail_unless (GST_BUFFER_OFFSET_END (out) == m->offset_end, "%s: output %u "
+      "has offset-end %" G_GUINT64_FORMAT ", expected %" G_GUINT64_FORMAT,
+      what, i, GST_BUFFER_OFFSET_END (out), m->offset_end);
+  fail_unless (flags == m->flags, "%s: output %u has flags 0x%x, expected "
+      "0x%x", what, i, flags, m->flags);
+}
 
 G_END_DECLS
 

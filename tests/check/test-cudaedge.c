@@ -26,7 +26,9 @@
  * On CUDA with a known frame rate the element keeps one frame in flight:
  * an output leaves only after the next input, a DRAIN query or EOS.  The
  * tests ce_test_drain before they pull, so they hold on both backends; the caps
- * carry framerate=30/1 unless a test says otherwise.
+ * carry framerate=30/1 unless a test says otherwise.  One case pushes a
+ * whole stream before it pulls anything, changing settings and caps on
+ * the way, so that on CUDA the changes meet frames in flight.
  */
 
 #include <string.h>
@@ -310,6 +312,119 @@ CE_TEST (test_property_change_while_playing_applies_at_next_frame)
   p.blur = 0;
   p.output = CE_OUTPUT_MAGNITUDE;
   push_and_compare (&f, "RGBx", w, h, 6, &p);
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
+/* ---- settings and caps changing with frames in flight ---- */
+
+/* Sets @prop to @value on @e (as gst-launch would) and in @p, the
+ * reference's copy of the settings. */
+static void
+set_edge_setting (GstElement * e, ce_edge_params * p, const gchar * prop,
+    const gchar * value)
+{
+  gst_util_set_object_arg (G_OBJECT (e), prop, value);
+  if (g_str_equal (prop, "threshold")) {
+    p->threshold = g_ascii_strtod (value, NULL);
+  } else if (g_str_equal (prop, "blur")) {
+    p->blur = g_str_equal (value, "true");
+  } else if (g_str_equal (prop, "border-mode")) {
+    p->border = g_str_equal (value, "zero") ? CE_BORDER_ZERO :
+        g_str_equal (value, "reflect") ? CE_BORDER_REFLECT :
+        CE_BORDER_REPLICATE;
+  } else if (g_str_equal (prop, "norm")) {
+    p->norm = g_str_equal (value, "l1") ? CE_NORM_L1 : CE_NORM_L2;
+  } else if (g_str_equal (prop, "output")) {
+    p->output = g_str_equal (value, "magnitude") ? CE_OUTPUT_MAGNITUDE :
+        CE_OUTPUT_EDGES;
+  } else {
+    fail ("no such setting: %s", prop);
+  }
+}
+
+/* A setting changed before every frame but the first, and the caps (size
+ * and format) changed three times, all while the frames pushed before are
+ * still in flight (on CUDA: nothing is pulled until EOS).  Every output
+ * equals, byte for byte, the reference of its input with the settings in
+ * force when that input was pushed, and keeps its input's metadata.  Sizes
+ * are odd, and some inputs have padded rows described by their video
+ * meta. */
+CE_TEST (test_settings_and_caps_change_with_frames_in_flight)
+{
+  static const struct
+  {
+    const gchar *format;        /* new caps from this frame; NULL: none */
+    gint width, height;
+    const gchar *prop, *value;  /* set before this frame; NULL: none */
+    gint padding;               /* added to each row of the input */
+  } steps[] = {
+    {"I420", 613, 611, NULL, NULL, 0},
+    {NULL, 0, 0, "threshold", "40.5", 13},
+    {NULL, 0, 0, "norm", "l1", 0},
+    {NULL, 0, 0, "border-mode", "reflect", 37},
+    {"BGRx", 641, 481, "blur", "false", 0},
+    {NULL, 0, 0, "output", "magnitude", 13},
+    {NULL, 0, 0, "border-mode", "zero", 0},
+    {NULL, 0, 0, "norm", "l2", 4},
+    {"GRAY8", 33, 17, "output", "edges", 5},
+    {NULL, 0, 0, "blur", "true", 0},
+    {NULL, 0, 0, "threshold", "0", 3},
+    {"NV12", 613, 611, "threshold", "20", 0},
+    {NULL, 0, 0, "border-mode", "replicate", 0},
+    {NULL, 0, 0, "threshold", "2048", 37},
+    {NULL, 0, 0, "threshold", "8", 0},
+    {NULL, 0, 0, "norm", "l1", 0},
+  };
+  const gchar *format = steps[0].format;
+  gint w = steps[0].width, h = steps[0].height;
+  CeTestFixture f;
+  CeTestQueue *q;
+  ce_edge_params p;
+  guint i, before;
+
+  default_params (&p);
+  ce_test_fixture_start (&f, new_edge (NULL), format, w, h);
+  q = ce_test_queue_new (f.h);
+  for (i = 0; i < G_N_ELEMENTS (steps); i++) {
+    GstVideoInfo info;
+    GstBuffer *in;
+
+    if (i > 0 && steps[i].format) {
+      gchar *caps;
+
+      format = steps[i].format;
+      w = steps[i].width;
+      h = steps[i].height;
+      caps = ce_test_caps_string (format, w, h);
+      gst_harness_set_src_caps_str (f.h, caps);
+      g_free (caps);
+    }
+    in = steps[i].padding > 0 ? ce_test_random_frame_padded (format, w, h,
+        steps[i].padding, 700 + i, &info) : ce_test_random_frame (format, w,
+        h, 700 + i, &info);
+    if (steps[i].prop) {
+      ce_edge_params old = p;
+      guint8 *before_change = reference_output (in, &info, &old);
+      guint8 *after_change;
+
+      set_edge_setting (f.element, &p, steps[i].prop, steps[i].value);
+      /* The change shows on this frame, or the test could not see it
+       * applied a frame late. */
+      after_change = reference_output (in, &info, &p);
+      fail_if (memcmp (before_change, after_change, (gsize) w * h) == 0,
+          "frame %u: %s=%s does not change the reference", i, steps[i].prop,
+          steps[i].value);
+      g_free (before_change);
+      g_free (after_change);
+    }
+    ce_test_queue_push (q, in, &info, ce_test_edge_reference, &p, "GRAY8",
+        1);
+  }
+  before = ce_test_queue_finish (q);
+  GST_INFO ("%u of %u outputs out before EOS", before,
+      (guint) G_N_ELEMENTS (steps));
   ce_test_fixture_stop (&f);
 }
 

@@ -27,7 +27,9 @@
  * device the program exits 77 (SKIP).  On CUDA with a known frame rate an
  * element keeps CE_TEST_FRAMES_HELD frames in flight: an output leaves only
  * after that many more inputs, a DRAIN query or EOS; the cases drain before they pull, and the
- * caps carry framerate=30/1 unless a case says otherwise.
+ * caps carry framerate=30/1 unless a case says otherwise.  The cases of
+ * streams (N in, N out; caps changes with frames in flight) push every
+ * frame before they pull, and pull after EOS.
  *
  * Cases that corrupt or fail chosen frames need the plugin's test hooks
  * (environment variables it reads only when built with -Dtest-hooks=true);
@@ -76,6 +78,7 @@ typedef struct
   const gchar *stats_format;
   const gchar *interval_format; /* check-interval */
   Stream renegotiation[3];
+  Stream in_flight[4];          /* caps changes with frames in flight */
 } Element;
 
 static const Element elements[] = {
@@ -97,6 +100,8 @@ static const Element elements[] = {
         .interval_format = "GRAY8",
         .renegotiation = {{"I420", 64, 48}, {"BGR", 33, 17}, {"UYVY", 130,
                 90}},
+        .in_flight = {{"NV12", 613, 611}, {"BGR", 33, 17}, {"Y444", 641,
+                481}, {"YUY2", 613, 611}},
       },
   {
         .factory = "cudaupscale",
@@ -116,6 +121,8 @@ static const Element elements[] = {
         .interval_format = "xBGR",
         .renegotiation = {{"GRAY8", 64, 48}, {"xRGB", 33, 17}, {"GRAY8", 5,
                 3}},
+        .in_flight = {{"RGBA", 613, 611}, {"GRAY8", 33, 17}, {"xBGR", 641,
+                481}, {"GRAY8", 613, 611}},
       },
 };
 
@@ -190,6 +197,17 @@ assert_check_counts (GstElement * e, guint64 checked, guint64 mismatches)
       checked);
   fail_unless_equals_uint64 (ce_test_stats_u64 (e, "mismatches"),
       mismatches);
+}
+
+/* ce_test_skip_without_cuda () naming the element as well as the case. */
+static gboolean
+skip_without_cuda (const Element * el, const gchar * test)
+{
+  gchar *name = g_strdup_printf ("%s: %s", el->factory, test);
+  gboolean skip = ce_test_skip_case_without_cuda (name);
+
+  g_free (name);
+  return skip;
 }
 
 /* A case that fails after setting a hook leaves no hook for the next. */
@@ -635,6 +653,49 @@ GST_START_TEST (test_renegotiation_to_another_size_and_format)
     fail_unless_equals_int (h, el->scale * s[i].height);
     gst_caps_unref (caps);
   }
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
+/* The caps (size and format) change three times while the frames pushed
+ * before are still in flight (on CUDA: nothing is pulled until EOS):
+ * every output equals, byte for byte, the reference of its input at its
+ * own size and format, and keeps its input's metadata.  Sizes are odd,
+ * and every other input has padded rows described by its video meta. */
+GST_START_TEST (test_caps_change_with_frames_in_flight)
+{
+  const Element *el = ELEMENT;
+  const Stream *s = el->in_flight;
+  const guint per_stream = 3;
+  CeTestFixture f;
+  CeTestQueue *q;
+  guint i, k, n = 0;
+
+  ce_test_fixture_start (&f, new_element (el, NULL), s[0].format, s[0].width,
+      s[0].height);
+  q = ce_test_queue_new (f.h);
+  for (i = 0; i < G_N_ELEMENTS (el->in_flight); i++) {
+    if (i > 0) {
+      gchar *caps = ce_test_caps_string (s[i].format, s[i].width,
+          s[i].height);
+
+      gst_harness_set_src_caps_str (f.h, caps);
+      g_free (caps);
+    }
+    for (k = 0; k < per_stream; k++, n++) {
+      GstVideoInfo info;
+      GstBuffer *in = n % 2 ? ce_test_random_frame_padded (s[i].format,
+          s[i].width, s[i].height, 11 + 2 * i, 500 + n, &info) :
+          ce_test_random_frame (s[i].format, s[i].width, s[i].height,
+          500 + n, &info);
+
+      ce_test_queue_push (q, in, &info, el->reference, NULL,
+          el->output_format, el->scale);
+    }
+  }
+  ce_test_queue_finish (q);
+  fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames"), n);
   ce_test_fixture_stop (&f);
 }
 
@@ -1378,10 +1439,11 @@ GST_END_TEST;
 
 /* ---- GPU failure mid-stream (CUDA only) ---- */
 
-/* Frame 3 of 8 fails on the GPU (the core's test hook), at @rate. */
+/* Frame 3 of 8 fails on the GPU (the core's test hook), at @rate, on
+ * frames of @width x @height. */
 static void
 check_cuda_failure_at_frame_3 (const Element * el, const gchar * backend,
-    const gchar * rate)
+    const gchar * rate, gint width, gint height)
 {
   CeTestFixture f;
   GstElement *e = new_element (el, backend);
@@ -1389,45 +1451,66 @@ check_cuda_failure_at_frame_3 (const Element * el, const gchar * backend,
   GstMessage *msg;
   GstFlowReturn ret = GST_FLOW_OK;
   GstStructure *s;
+  CeTestMeta meta[8];
   guint8 *expected[8];
-  guint i;
+  gchar *what = g_strdup_printf ("%s backend=%s %s %dx%d at %s", el->factory,
+      backend, el->format, width, height, rate);
+  guint i, n_in, n_out;
 
-  start_with_hook (&f, e, el->cuda_fail_env, "3", el->format, 96, 64, rate);
+  start_with_hook (&f, e, el->cuda_fail_env, "3", el->format, width, height,
+      rate);
   fail_unless (ce_test_runs_on_cuda (f.element));
 
   for (i = 0; i < 8 && ret == GST_FLOW_OK; i++) {
-    GstBuffer *in = ce_test_random_frame (el->format, 96, 64, 60 + i, &info);
+    GstBuffer *in = ce_test_random_frame (el->format, width, height, 60 + i,
+        &info);
 
     expected[i] = expected_output (el, in, &info);
-    GST_BUFFER_PTS (in) = i * GST_SECOND / 25;
+    ce_test_meta_for_frame (&meta[i], i);
+    ce_test_set_meta (in, &meta[i]);
     ret = gst_harness_push (f.h, in);
   }
+  n_in = i;
 
   if (g_str_equal (backend, "cuda")) {
-    /* No fallback: the stream fails at frame 3. */
+    /* No fallback: the stream fails at frame 3; the frames before it that
+     * came out are whole. */
     fail_unless_equals_int (ret, GST_FLOW_ERROR);
     msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_ERROR);
     fail_unless (msg != NULL, "backend=cuda posted no error");
     gst_message_unref (msg);
-    fail_unless (gst_harness_buffers_received (f.h) <= 3);
-    while (i-- > 0)
+    n_out = gst_harness_buffers_received (f.h);
+    fail_unless (n_out <= 3, "%s: %u outputs", what, n_out);
+    for (i = 0; i < n_out; i++) {
+      GstBuffer *out = gst_harness_pull (f.h);
+
+      ce_test_assert_meta (out, &meta[i], what, i);
+      assert_output (el, out, el->format, expected[i], width, height);
+      gst_buffer_unref (out);
+    }
+    fail_unless (gst_harness_try_pull (f.h) == NULL);
+    for (i = 0; i < n_in; i++)
       g_free (expected[i]);
+    g_free (what);
     ce_test_fixture_stop (&f);
     return;
   }
 
-  /* backend=auto: a warning, then the CPU; every frame out, in order. */
+  /* backend=auto: a warning, then the CPU; every frame out, in order,
+   * with its metadata, and nothing more. */
   fail_unless_equals_int (ret, GST_FLOW_OK);
   fail_unless (gst_harness_push_event (f.h, gst_event_new_eos ()));
   fail_unless_equals_int (gst_harness_buffers_received (f.h), 8);
   for (i = 0; i < 8; i++) {
     GstBuffer *out = gst_harness_pull (f.h);
 
-    fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * GST_SECOND / 25);
-    assert_output (el, out, el->format, expected[i], 96, 64);
+    ce_test_assert_meta (out, &meta[i], what, i);
+    assert_output (el, out, el->format, expected[i], width, height);
     gst_buffer_unref (out);
     g_free (expected[i]);
   }
+  fail_unless (gst_harness_try_pull (f.h) == NULL, "%s: more than 8 outputs",
+      what);
   msg = gst_bus_pop_filtered (f.bus, GST_MESSAGE_WARNING);
   fail_unless (msg != NULL, "no warning for the fallback");
   gst_message_unref (msg);
@@ -1439,25 +1522,29 @@ check_cuda_failure_at_frame_3 (const Element * el, const gchar * backend,
   fail_unless_equals_uint64 (ce_test_stats_u64 (f.element, "frames"), 8);
   /* No frame in flight any more. */
   fail_unless_equals_uint64 (gst_harness_query_latency (f.h), 0);
+  g_free (what);
   ce_test_fixture_stop (&f);
 }
 
 GST_START_TEST (test_cuda_failure_falls_back_to_cpu_without_losing_frames)
 {
-  if (ce_test_skip_without_cuda ())
+  if (skip_without_cuda (ELEMENT, G_STRFUNC))
     return;
-  check_cuda_failure_at_frame_3 (ELEMENT, "auto", "25/1");
-  check_cuda_failure_at_frame_3 (ELEMENT, "auto", "0/1");
+  check_cuda_failure_at_frame_3 (ELEMENT, "auto", "25/1", 96, 64);
+  check_cuda_failure_at_frame_3 (ELEMENT, "auto", "0/1", 96, 64);
+  check_cuda_failure_at_frame_3 (ELEMENT, "auto", "25/1", 613, 611);
+  check_cuda_failure_at_frame_3 (ELEMENT, "auto", "0/1", 33, 17);
 }
 
 GST_END_TEST;
 
 GST_START_TEST (test_cuda_failure_with_backend_cuda_is_an_error)
 {
-  if (ce_test_skip_without_cuda ())
+  if (skip_without_cuda (ELEMENT, G_STRFUNC))
     return;
-  check_cuda_failure_at_frame_3 (ELEMENT, "cuda", "25/1");
-  check_cuda_failure_at_frame_3 (ELEMENT, "cuda", "0/1");
+  check_cuda_failure_at_frame_3 (ELEMENT, "cuda", "25/1", 96, 64);
+  check_cuda_failure_at_frame_3 (ELEMENT, "cuda", "0/1", 96, 64);
+  check_cuda_failure_at_frame_3 (ELEMENT, "cuda", "25/1", 613, 611);
 }
 
 GST_END_TEST;
@@ -1621,6 +1708,7 @@ elements_suite (void)
     ADD (test_missing_fields_fixate_to_their_defaults);
     ADD (test_separate_views_are_not_negotiated);
     ADD (test_renegotiation_to_another_size_and_format);
+    ADD (test_caps_change_with_frames_in_flight);
     ADD (test_too_small_buffer_is_an_error);
     ADD (test_output_allocation_failure_is_an_error);
     ADD (test_downstream_pool_size_is_honoured);

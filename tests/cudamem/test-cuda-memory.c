@@ -6,7 +6,8 @@
  * Frames reach the elements in CUDA memory through cudaupload (GStreamer's
  * nvcodec plugin) and leave in system memory or, through cudadownload, in
  * CUDA memory; every output is compared byte for byte with the core's CPU
- * reference on the same frame.  GstCudaBufferPool pitches are padded (a
+ * reference on the same frame, carries its input's timestamps, offsets
+ * and flags, and no output comes after the last expected one.  GstCudaBufferPool pitches are padded (a
  * multiple of the texture alignment), so odd widths test padded pitches.
  *
  * Needs a GPU and nvcodec's cudaupload / cudadownload: without them the
@@ -26,6 +27,7 @@
 #include <gst/cuda/gstcudaloader.h>
 
 #include "cudaedge-core.h"
+#include "../check/ce-check-util.h"
 
 #define CUDA_MEMORY "memory:CUDAMemory"
 
@@ -153,19 +155,25 @@ caps_string (const gchar * features, const gchar * format, gint w, gint h,
 }
 
 /* Pushes @n random frames through @h (whose input caps are set) and
- * returns the outputs, after EOS so that frames in flight come out. */
+ * returns the outputs, after EOS so that frames in flight come out: one
+ * per input, in order, each with its input's metadata, and no more. */
 static GPtrArray *
 push_frames (GstHarness * h, const GstVideoInfo * info, guint n,
     GPtrArray * inputs)
 {
   GPtrArray *outs = g_ptr_array_new_with_free_func ((GDestroyNotify)
       gst_buffer_unref);
+  CeTestMeta *meta = g_new0 (CeTestMeta, n);
+  gchar *what = g_strdup_printf ("%s %dx%d",
+      gst_video_format_to_string (GST_VIDEO_INFO_FORMAT (info)),
+      GST_VIDEO_INFO_WIDTH (info), GST_VIDEO_INFO_HEIGHT (info));
   guint i;
 
   for (i = 0; i < n; i++) {
     GstBuffer *in = random_frame (info, 1000 + i);
 
-    GST_BUFFER_PTS (in) = i * GST_MSECOND;
+    ce_test_meta_for_frame (&meta[i], i);
+    ce_test_set_meta (in, &meta[i]);
     g_ptr_array_add (inputs, gst_buffer_ref (in));
     fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
   }
@@ -173,9 +181,14 @@ push_frames (GstHarness * h, const GstVideoInfo * info, guint n,
   for (i = 0; i < n; i++) {
     GstBuffer *out = gst_harness_try_pull (h);
 
-    fail_unless (out != NULL, "output %u of %u missing", i, n);
+    fail_unless (out != NULL, "%s: output %u of %u missing", what, i, n);
+    ce_test_assert_meta (out, &meta[i], what, i);
     g_ptr_array_add (outs, out);
   }
+  fail_unless (gst_harness_try_pull (h) == NULL, "%s: more than %u outputs",
+      what, n);
+  g_free (what);
+  g_free (meta);
   return outs;
 }
 
@@ -608,6 +621,7 @@ GST_START_TEST (test_cuda_memory_of_another_wrapper_is_taken)
   GstBuffer *in, *out;
   GstBus *bus;
   CUdevice dev;
+  CeTestMeta meta;
   guint8 *ref;
   guint device_id = 0;
 
@@ -622,12 +636,17 @@ GST_START_TEST (test_cuda_memory_of_another_wrapper_is_taken)
 
   hh = cuda_edge_harness (wrapper, w, h, &bus);
   in = cuda_frame (ctx, w, h, h, 11);
+  ce_test_meta_for_frame (&meta, 0);
+  ce_test_set_meta (in, &meta);
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_NV12, w, h);
   ref = reference_edges (in, &info, CE_FORMAT_NV12);
   fail_unless_equals_int (gst_harness_push (hh, in), GST_FLOW_OK);
   fail_unless (gst_harness_push_event (hh, gst_event_new_eos ()));
   out = gst_harness_try_pull (hh);
   fail_unless (out != NULL, "no output");
+  ce_test_assert_meta (out, &meta, "NV12 of another wrapper", 0);
+  fail_unless (gst_harness_try_pull (hh) == NULL, "two outputs for one "
+      "input");
   gst_video_info_set_format (&info, GST_VIDEO_FORMAT_GRAY8, w, h);
   assert_plane (out, &info, 0, ref, w, h, 0, "NV12 of another wrapper");
   fail_unless (gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR) == NULL);

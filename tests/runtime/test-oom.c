@@ -6,8 +6,10 @@
  * The element starts on CUDA; then this program takes nearly all of the
  * device's memory, so the element cannot allocate its frame buffers.
  * Under backend=auto it falls back to the CPU with a warning and loses no
- * frame (each output equal to the CPU reference); under backend=cuda it
- * stops with a clear error.  Needs a GPU: SKIP (exit 77) without one.
+ * frame (each output equal to the CPU reference, with its input's
+ * timestamps, offsets and flags, and nothing more after them); under
+ * backend=cuda it stops with a clear error.  Needs a GPU: SKIP (exit 77)
+ * without one.
  */
 
 #include <gst/check/gstcheck.h>
@@ -16,6 +18,7 @@
 #include <cuda_runtime_api.h>
 
 #include "cudaedge-core.h"
+#include "../check/ce-check-util.h"
 
 #define W 3840
 #define H 2160
@@ -71,7 +74,6 @@ frame (guint i)
   for (k = 0; k < map.size; k++)
     map.data[k] = (guint8) ((k * 2654435761u + i * 97) >> 13);
   gst_buffer_unmap (buf, &map);
-  GST_BUFFER_PTS (buf) = i * GST_MSECOND;
   return buf;
 }
 
@@ -114,10 +116,17 @@ GST_START_TEST (test_auto_falls_back_without_losing_a_frame)
   for (i = 0; i < N; i++) {
     GstBuffer *in = frame (i), *out;
     GstMapInfo a, b;
+    CeTestMeta meta;
 
+    ce_test_meta_for_frame (&meta, i);
+    ce_test_set_meta (in, &meta);
     fail_unless_equals_int (gst_harness_push (h, gst_buffer_ref (in)),
         GST_FLOW_OK);
+    /* No frame rate: each output leaves with its push, alone. */
     out = gst_harness_pull (h);
+    ce_test_assert_meta (out, &meta, "auto", i);
+    fail_unless (gst_harness_try_pull (h) == NULL, "two outputs for input "
+        "%u", i);
     gst_buffer_map (in, &a, GST_MAP_READ);
     gst_buffer_map (out, &b, GST_MAP_READ);
     fail_unless_equals_int (ce_ref_edge (a.data, W, W, H, &params, want, W),
@@ -130,6 +139,9 @@ GST_START_TEST (test_auto_falls_back_without_losing_a_frame)
     gst_buffer_unref (in);
   }
   give_back_device_memory ();
+  fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
+  fail_unless (gst_harness_try_pull (h) == NULL, "an output after EOS");
+  fail_unless_equals_int (gst_harness_buffers_received (h), N);
 
   msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
   fail_unless (msg != NULL, "no warning about the fall-back");

@@ -9,10 +9,14 @@
  *    adds the frame it keeps in flight to the pool's minimum and maximum;
  *  - after a CUDA failure under backend=auto, the element asks for new
  *    pools on both sides, buffers allocated afterwards are not pinned, and
- *    no frame is lost (test builds only: it needs the failure hook);
+ *    no frame is lost: every output is there once, with its input's
+ *    metadata and the CPU reference's pixels (test builds only: it needs
+ *    the failure hook);
  *  - a late frame dropped by QoS puts DISCONT on the next output, not on
  *    the previous one, and the QoS message counts every output.
  */
+
+#include <string.h>
 
 #include <gst/check/gstcheck.h>
 #include <gst/check/gstharness.h>
@@ -20,6 +24,8 @@
 #include <gst/video/video.h>
 
 #include "cudaedge-core.h"
+#include "cudaedge-testing.h"
+#include "../check/ce-check-util.h"
 
 #define W 64
 #define H 48
@@ -57,9 +63,10 @@ static gboolean bounded_pool_query (GstPad * pad, GstObject * parent,
     GstQuery * query);
 
 /* With @bounded, downstream offers a pool of at most 2 buffers.  The
- * ALLOCATION query comes with the caps, so it is answered first. */
+ * ALLOCATION query comes with the caps (@caps), so it is answered
+ * first. */
 static GstHarness *
-new_harness_full (const gchar * backend, gboolean bounded)
+new_harness_full (const gchar * backend, gboolean bounded, const gchar * caps)
 {
   /* The backend is read at start, which GstHarness does at once: it is
    * set before the harness exists.  h->element is cudaedge itself. */
@@ -74,14 +81,14 @@ new_harness_full (const gchar * backend, gboolean bounded)
     harness_query = GST_PAD_QUERYFUNC (h->sinkpad);
     gst_pad_set_query_function (h->sinkpad, bounded_pool_query);
   }
-  gst_harness_set_src_caps_str (h, CAPS);
+  gst_harness_set_src_caps_str (h, caps);
   return h;
 }
 
 static GstHarness *
 new_harness (const gchar * backend)
 {
-  return new_harness_full (backend, FALSE);
+  return new_harness_full (backend, FALSE, CAPS);
 }
 
 /* ---- bounded downstream pool ---- */
@@ -149,7 +156,7 @@ GST_START_TEST (test_bounded_downstream_pool_does_not_block)
     return;
   p.n = 20;
   p.ret = GST_FLOW_OK;
-  p.h = new_harness_full ("cuda", TRUE);
+  p.h = new_harness_full ("cuda", TRUE, CAPS);
   g_mutex_init (&p.lock);
   g_cond_init (&p.cond);
 
@@ -201,35 +208,112 @@ is_pinned (GstBuffer * buf)
       "CudaEdgePinnedMemory");
 }
 
-GST_START_TEST (test_fallback_asks_for_system_memory_pools)
+/* A GRAY8 frame of random bytes, @w x @h in the default layout (rows
+ * padded to 4 bytes), and that layout in @info. */
+static GstBuffer *
+random_gray8 (gint w, gint h, guint32 seed, GstVideoInfo * info)
+{
+  GstBuffer *buf;
+  GstMapInfo map;
+  GRand *rand = g_rand_new_with_seed (seed);
+  gsize k;
+
+  gst_video_info_set_format (info, GST_VIDEO_FORMAT_GRAY8, w, h);
+  buf = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (info), NULL);
+  fail_unless (gst_buffer_map (buf, &map, GST_MAP_WRITE));
+  for (k = 0; k < map.size; k++)
+    map.data[k] = g_rand_int (rand) & 0xff;
+  gst_buffer_unmap (buf, &map);
+  g_rand_free (rand);
+  return buf;
+}
+
+/* The CPU reference of @in's edges with the default settings, tightly
+ * packed rows. */
+static guint8 *
+reference_edges (GstBuffer * in, const GstVideoInfo * info)
+{
+  gint w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info);
+  guint8 *ref = g_malloc ((gsize) w * h);
+  ce_edge_params params;
+  GstVideoFrame frame;
+
+  ce_edge_params_init (&params);
+  fail_unless (gst_video_frame_map (&frame, info, in, GST_MAP_READ));
+  fail_unless_equals_int (ce_ref_edge (GST_VIDEO_FRAME_PLANE_DATA (&frame, 0),
+          GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0), w, h, &params, ref, w),
+      CE_STATUS_OK);
+  gst_video_frame_unmap (&frame);
+  return ref;
+}
+
+/* The visible bytes of each row of GRAY8 output @i are @ref's. */
+static void
+assert_edges (GstBuffer * out, const GstVideoInfo * info, const guint8 * ref,
+    guint i)
+{
+  gint w = GST_VIDEO_INFO_WIDTH (info), h = GST_VIDEO_INFO_HEIGHT (info), y;
+  GstVideoFrame frame;
+
+  fail_unless (gst_video_frame_map (&frame, info, out, GST_MAP_READ));
+  for (y = 0; y < h; y++) {
+    const guint8 *got = (const guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame,
+        0) + (gsize) y * GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
+
+    if (memcmp (got, ref + (gsize) y * w, w) != 0) {
+      gst_video_frame_unmap (&frame);
+      fail ("%dx%d output %u differs from the CPU reference in row %d", w, h,
+          i, y);
+    }
+  }
+  gst_video_frame_unmap (&frame);
+}
+
+/* Frame 3 of 12 fails on the GPU, at @width x @height. */
+static void
+check_fallback_asks_for_system_memory_pools (gint width, gint height)
 {
   GstHarness *h;
   GstEvent *ev;
+  GstVideoInfo info;
+  CeTestMeta meta[12];
+  guint8 *ref[12];
   gboolean reconfigure = FALSE;
+  gchar *caps = g_strdup_printf ("video/x-raw,format=GRAY8,width=%d,"
+      "height=%d,framerate=30/1", width, height);
+  gchar *what = g_strdup_printf ("GRAY8 %dx%d", width, height);
   guint i, n = 12, pinned_after = 0;
 
-  if (no_gpu (__FUNCTION__))
-    return;
   g_setenv ("CUDAEDGE_TEST_CUDA_FAIL_FRAME", "3", TRUE);
-  h = new_harness ("auto");
+  h = new_harness_full ("auto", FALSE, caps);
   gst_harness_play (h);
   g_unsetenv ("CUDAEDGE_TEST_CUDA_FAIL_FRAME");
 
-  for (i = 0; i < n; i++)
-    fail_unless_equals_int (gst_harness_push (h, frame (i)), GST_FLOW_OK);
+  for (i = 0; i < n; i++) {
+    GstBuffer *in = random_gray8 (width, height, 80 + i, &info);
+
+    ref[i] = reference_edges (in, &info);
+    ce_test_meta_for_frame (&meta[i], i);
+    ce_test_set_meta (in, &meta[i]);
+    fail_unless_equals_int (gst_harness_push (h, in), GST_FLOW_OK);
+  }
   fail_unless (gst_harness_push_event (h, gst_event_new_eos ()));
 
-  /* N in, N out, in order; outputs made after the fall-back (frame 3
-   * plus the one in flight with it) come from system memory. */
+  /* N in, N out, in order, whole, and nothing more; outputs made after
+   * the fall-back (frame 3 plus the one in flight with it) come from
+   * system memory. */
   for (i = 0; i < n; i++) {
-    GstBuffer *out = gst_harness_pull (h);
+    GstBuffer *out = gst_harness_try_pull (h);
 
-    fail_unless (out != NULL);
-    fail_unless_equals_uint64 (GST_BUFFER_PTS (out), i * FRAME);
+    ce_test_assert_meta (out, &meta[i], what, i);
+    assert_edges (out, &info, ref[i], i);
     if (i >= 6 && is_pinned (out))
       pinned_after++;
     gst_buffer_unref (out);
+    g_free (ref[i]);
   }
+  fail_unless (gst_harness_try_pull (h) == NULL, "%s: more than %u outputs",
+      what, n);
   fail_unless_equals_int (pinned_after, 0);
 
   while ((ev = gst_harness_try_pull_upstream_event (h)) != NULL) {
@@ -238,7 +322,18 @@ GST_START_TEST (test_fallback_asks_for_system_memory_pools)
     gst_event_unref (ev);
   }
   fail_unless (reconfigure, "no RECONFIGURE upstream after the fall-back");
+  g_free (what);
+  g_free (caps);
   gst_harness_teardown (h);
+}
+
+GST_START_TEST (test_fallback_asks_for_system_memory_pools)
+{
+  if (no_gpu (__FUNCTION__))
+    return;
+  check_fallback_asks_for_system_memory_pools (W, H);
+  check_fallback_asks_for_system_memory_pools (613, 611);
+  check_fallback_asks_for_system_memory_pools (33, 17);
 }
 
 GST_END_TEST;
@@ -330,6 +425,12 @@ main (int argc, char **argv)
   int failed;
 
   gst_check_init (&argc, &argv);
+  /* As in ce_test_main (): the plugin sees the same emulated device. */
+  if (g_getenv ("CUDAEDGE_TEST_FAKE_DEVICE") != NULL) {
+    ce_cuda_set_fake_device (1);
+    g_print ("CUDAEDGE_TEST_FAKE_DEVICE: the CUDA backend runs on a device "
+        "emulated on the CPU\n");
+  }
   sr = srunner_create (runtime_suite ());
   srunner_run_all (sr, CK_NORMAL);
   failed = srunner_ntests_failed (sr);
