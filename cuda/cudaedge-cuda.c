@@ -153,6 +153,12 @@ ce_cuda_set_fake_device (int on)
   return old;
 }
 
+int
+ce_cuda_fake_device (void)
+{
+  return fake_device;
+}
+
 static ce_status
 fake_ctx_new (int n_streams, ce_cuda_ctx ** out)
 {

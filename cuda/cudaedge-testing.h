@@ -26,6 +26,8 @@ extern "C" {
  * ce_cuda_ctx_inject_failure () act as on a GPU.  Set it before any
  * context is made.  Returns the previous setting. */
 int ce_cuda_set_fake_device (int on);
+/* Whether the emulated device is on. */
+int ce_cuda_fake_device (void);
 
 /* The wait of the n-th frame submitted from now on (n >= 1) fails with
  * CE_STATUS_CUDA_ERROR, as a device fault would; 0 disarms it.  Lets

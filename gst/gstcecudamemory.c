@@ -22,6 +22,9 @@
 #include "gstcecudamemory.h"
 #include <gst/cuda/gstcudaloader.h>
 #include "gstcebasefilter-private.h"
+#ifdef GST_CE_TEST_HOOKS
+#include "cudaedge-testing.h"
+#endif
 
 GST_DEBUG_CATEGORY_EXTERN (gst_ce_base_filter_debug);
 #define GST_CAT_DEFAULT gst_ce_base_filter_debug
@@ -208,6 +211,11 @@ gst_ce_cuda_memory_ensure_context (GstCeBaseFilter * self, gint device_id)
   GstCudaContext *gst_ctx;
   int picked;
 
+#ifdef GST_CE_TEST_HOOKS
+  /* The emulated device of the tests has no CUDA context to share. */
+  if (ce_cuda_fake_device ())
+    return NULL;
+#endif
   if (!gst_cuda_load_library ())
     return NULL;
   /* The context the application or a neighbour gives, else one around
