@@ -2,7 +2,8 @@
 # Sanitizer job (CPU only; no GPU needed):
 #  1. AddressSanitizer + UndefinedBehaviorSanitizer build of the core, the
 #     plugin and the tests, running the CPU suites (core, element, upscale;
-#     no gpu); any report ends its test with a failure;
+#     no gpu), the element suites on the emulated CUDA device among them
+#     when nvcc is there; any report ends its test with a failure;
 #  2. the element suites again in a plain build under GStreamer's leaks
 #     tracer; an object still alive at exit fails the test.
 # Usage: tests/sanitize.sh [BUILD_DIR]
@@ -37,6 +38,12 @@ if ! echo 'int main (void) { return 0; }' |
     --no-install-recommends libasan8 libubsan1 libgstreamer1.0-0 >/dev/null
 fi
 
+# With the CUDA toolkit the builds take the CUDA path, so that the element
+# suites run on the emulated device too (README, "Testing on a GPU").
+if [ -x /usr/local/cuda/bin/nvcc ]; then
+  export PATH="$PATH:/usr/local/cuda/bin"
+fi
+
 BUILD=${1:-build-sanitize}
 LEAKS_BUILD=$BUILD-leaks
 setup () {
@@ -58,7 +65,7 @@ status=0
 echo "== AddressSanitizer + UndefinedBehaviorSanitizer: $BUILD"
 # b_lundef=false: the plugin is a module whose sanitizer symbols come from
 # the program that loads it.
-setup "$BUILD" -Dcuda=disabled -Dtest-hooks=true \
+setup "$BUILD" -Dcuda=auto -Dtest-hooks=true \
   -Db_sanitize=address,undefined -Db_lundef=false
 # Every report is fatal.  detect_leaks=0: LeakSanitizer would report the
 # one-time allocations GLib and GStreamer keep until exit (type system,
@@ -78,7 +85,7 @@ if grep -E "ERROR: AddressSanitizer|runtime error:" \
 fi
 
 echo "== leaks tracer: $LEAKS_BUILD"
-setup "$LEAKS_BUILD" -Dcuda=disabled -Dtest-hooks=true
+setup "$LEAKS_BUILD" -Dcuda=auto -Dtest-hooks=true
 # The tests see only the build's plugin (GST_PLUGIN_SYSTEM_PATH_1_0 is
 # empty): GST_PLUGIN_PATH_1_0, which GStreamer reads before the
 # GST_PLUGIN_PATH the tests set, adds the folder of the tracer plugin
