@@ -266,12 +266,6 @@ ce_fused_set_tensor_cores (int on)
 }
 
 int
-ce_cuda_fake_device (void)
-{
-  return 0;
-}
-
-int
 ce_fused_tensor_cores_used (void)
 {
   return 0;

@@ -41,8 +41,9 @@ plugin_init (GstPlugin * plugin)
    * so that frames in flight are tested without a GPU. */
   if (g_getenv ("CUDAEDGE_TEST_FAKE_DEVICE") != NULL) {
     ce_cuda_set_fake_device (1);
-    GST_WARNING ("test hook CUDAEDGE_TEST_FAKE_DEVICE: the CUDA backend "
-        "runs on an emulated device");
+    if (ce_cuda_fake_device ())
+      GST_WARNING ("test hook CUDAEDGE_TEST_FAKE_DEVICE: the CUDA backend "
+          "runs on an emulated device");
   }
 #endif
 

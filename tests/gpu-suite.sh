@@ -35,15 +35,18 @@ cp "$B/meson-logs/testlog.txt" "$OUT/testlog.txt" 2>/dev/null
 # whole test skipped (no device, a missing GStreamer element) fails the
 # run; cases skipped inside a test are listed.
 python3 - "$B/meson-logs/testlog.json" <<'PY' || fail=1
-import json, sys
+import json, re, sys
 bad = 0
 for t in map(json.loads, open(sys.argv[1])):
     suites = t["name"].split(" / ")[0].split(":")[-1].split("+")
     if "gpu" not in suites:
         continue
     out = t.get("stdout") or ""
+    # TAP's "# SKIP" and the check programs' "SKIP: <case>: <why>" or
+    # "SKIP <case>: <why>", not the summaries ("... cases NOT run").
     skips = [l.strip() for l in out.splitlines()
-             if "# SKIP" in l or l.lstrip("*").lstrip().startswith("SKIP")]
+             if ("# SKIP" in l or re.match(r"SKIP:? \S+:", l))
+             and "cases NOT run" not in l]
     if t.get("result") == "SKIP":
         print("GPU TEST SKIPPED: %s: %s" % (t["name"], skips[0] if skips else "exit status 77"))
         bad = 1

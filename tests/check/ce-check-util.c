@@ -715,8 +715,9 @@ ce_test_main (int argc, char **argv, const gchar * name,
    * copies of the core then see the emulated device. */
   if (g_getenv ("CUDAEDGE_TEST_FAKE_DEVICE") != NULL) {
     ce_cuda_set_fake_device (1);
-    g_print ("CUDAEDGE_TEST_FAKE_DEVICE: the CUDA backend runs on a device "
-        "emulated on the CPU\n");
+    if (ce_cuda_fake_device ())
+      g_print ("CUDAEDGE_TEST_FAKE_DEVICE: the CUDA backend runs on a device "
+          "emulated on the CPU\n");
   }
   if (g_str_equal (ce_test_backend (), "cuda")
       && !ce_test_have_cuda_device ()) {

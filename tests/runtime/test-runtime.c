@@ -428,8 +428,9 @@ main (int argc, char **argv)
   /* As in ce_test_main (): the plugin sees the same emulated device. */
   if (g_getenv ("CUDAEDGE_TEST_FAKE_DEVICE") != NULL) {
     ce_cuda_set_fake_device (1);
-    g_print ("CUDAEDGE_TEST_FAKE_DEVICE: the CUDA backend runs on a device "
-        "emulated on the CPU\n");
+    if (ce_cuda_fake_device ())
+      g_print ("CUDAEDGE_TEST_FAKE_DEVICE: the CUDA backend runs on a device "
+          "emulated on the CPU\n");
   }
   sr = srunner_create (runtime_suite ());
   srunner_run_all (sr, CK_NORMAL);
