@@ -283,7 +283,12 @@ ce_status ce_cuda_device_count (int *count);
  * must exist and be usable.  ce_last_error () says why not. */
 ce_status ce_cuda_device_pick (int device_id, int *picked);
 
-/* device_id -1 picks the first usable device.  n_streams >= 2. */
+/* Streams a context may have: a frame's bands use at most 32 for their
+ * kernels, besides the one for uploads. */
+#define CE_CUDA_MAX_STREAMS 64
+
+/* device_id -1 picks the first usable device.  2 <= n_streams <=
+ * CE_CUDA_MAX_STREAMS. */
 ce_status ce_cuda_ctx_new (int device_id, int n_streams, ce_cuda_ctx ** ctx);
 
 /* The same in the CUDA context current on the calling thread (one the

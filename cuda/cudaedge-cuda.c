@@ -650,8 +650,9 @@ ce_cuda_ctx_new (int device_id, int n_streams, ce_cuda_ctx ** out)
   if ((status = ce_check_pointer (out, "ctx")) != CE_STATUS_OK)
     return status;
   *out = NULL;
-  if (n_streams < 2) {
-    ce_set_error ("n_streams must be at least 2 (got %d)", n_streams);
+  if (n_streams < 2 || n_streams > CE_CUDA_MAX_STREAMS) {
+    ce_set_error ("n_streams must be 2 ... %d (got %d)", CE_CUDA_MAX_STREAMS,
+        n_streams);
     return CE_STATUS_INVALID_ARGUMENT;
   }
   if ((status = ce_cuda_device_pick (device_id, &device_id)) != CE_STATUS_OK)
@@ -676,8 +677,9 @@ ce_cuda_ctx_new_current (int n_streams, ce_cuda_ctx ** out)
   if ((status = ce_check_pointer (out, "ctx")) != CE_STATUS_OK)
     return status;
   *out = NULL;
-  if (n_streams < 2) {
-    ce_set_error ("n_streams must be at least 2 (got %d)", n_streams);
+  if (n_streams < 2 || n_streams > CE_CUDA_MAX_STREAMS) {
+    ce_set_error ("n_streams must be 2 ... %d (got %d)", CE_CUDA_MAX_STREAMS,
+        n_streams);
     return CE_STATUS_INVALID_ARGUMENT;
   }
   if (fake_device) {
@@ -876,6 +878,7 @@ ce_cuda_host_alloc (ce_cuda_ctx * ctx, size_t size, void **ptr)
 {
   ce_device_scope scope;
   ce_status status;
+  int added;
 
   if ((status = ce_check_pointer (ctx, "ctx")) != CE_STATUS_OK ||
       (status = ce_check_pointer (ptr, "ptr")) != CE_STATUS_OK)
@@ -894,10 +897,18 @@ ce_cuda_host_alloc (ce_cuda_ctx * ctx, size_t size, void **ptr)
     device_scope_give_back (&scope);
   }
   /* A block the table cannot take is still pinned memory: the frame path
-   * then asks the driver about it, as for memory from elsewhere. */
+   * then asks the driver about it, as for memory from elsewhere.  The
+   * emulated device frees only blocks of its table (ce_cuda_host_free),
+   * so there such a block is given back. */
   pthread_mutex_lock (&ctx->pinned_lock);
-  (void) ce_pinned_table_add (&ctx->pinned, *ptr, size ? size : 1);
+  added = ce_pinned_table_add (&ctx->pinned, *ptr, size ? size : 1) == 0;
   pthread_mutex_unlock (&ctx->pinned_lock);
+  if (ctx->fake && !added) {
+    free (*ptr);
+    *ptr = NULL;
+    ce_set_error ("cannot allocate %zu bytes", size);
+    return CE_STATUS_OUT_OF_MEMORY;
+  }
   return CE_STATUS_OK;
 
 fail:
@@ -911,15 +922,21 @@ ce_cuda_host_free (ce_cuda_ctx * ctx, void *ptr)
 {
   ce_device_scope scope;
   ce_status status = CE_STATUS_OK;
+  int known;
 
   if (ctx == NULL || ptr == NULL)
     return CE_STATUS_OK;
   /* Forgotten before it is freed, so that no frame takes memory that a
    * new allocation may reuse for pinned. */
   pthread_mutex_lock (&ctx->pinned_lock);
-  (void) ce_pinned_table_remove (&ctx->pinned, ptr);
+  known = ce_pinned_table_remove (&ctx->pinned, ptr);
   pthread_mutex_unlock (&ctx->pinned_lock);
   if (ctx->fake) {
+    /* As cudaFreeHost refuses memory it did not allocate. */
+    if (!known) {
+      ce_set_error ("%p is not pinned memory of this context", ptr);
+      return CE_STATUS_CUDA_ERROR;
+    }
     free (ptr);
     return CE_STATUS_OK;
   }
@@ -1243,6 +1260,8 @@ ce_cuda_frame_wait (ce_cuda_ctx * ctx, int slot, ce_timing * timing)
   }
   sl = &ctx->slots[slot];
   sl->busy = 0;
+  if (timing)
+    memset (timing, 0, sizeof (*timing));
   if (ctx->fake)
     return fake_frame_wait (sl, timing);
   if ((status = ctx_scope_take (&scope, ctx)) != CE_STATUS_OK)
@@ -1259,20 +1278,25 @@ ce_cuda_frame_wait (ce_cuda_ctx * ctx, int slot, ce_timing * timing)
     return CE_STATUS_CUDA_ERROR;
   }
 
-  if (timing && !sl->timed) {
-    memset (timing, 0, sizeof (*timing));
-  } else if (timing) {
-    float up = 0, kern = 0, down = 0, ms;
+  /* The frame is done: a timing the events cannot give stays zero (the
+   * frame is not lost for it), as on the device path. */
+  if (timing && sl->timed) {
+    float up = 0, kern = 0, down = 0, ms[3];
 
     for (b = 0; b < sl->n_bands; b++) {
       ce_band_events *e = &sl->events[b];
 
-      CUDA_TRY (cudaEventElapsedTime (&ms, e->up_start, e->up_end));
-      up += ms;
-      CUDA_TRY (cudaEventElapsedTime (&ms, e->k_start, e->k_end));
-      kern += ms;
-      CUDA_TRY (cudaEventElapsedTime (&ms, e->k_end, e->down_end));
-      down += ms;
+      if (cudaEventElapsedTime (&ms[0], e->up_start, e->up_end) != cudaSuccess
+          || cudaEventElapsedTime (&ms[1], e->k_start, e->k_end) != cudaSuccess
+          || cudaEventElapsedTime (&ms[2], e->k_end,
+              e->down_end) != cudaSuccess) {
+        (void) cudaGetLastError ();
+        up = kern = down = 0;
+        break;
+      }
+      up += ms[0];
+      kern += ms[1];
+      down += ms[2];
     }
     timing->upload_us = up * 1000.0;
     timing->kernel_us = kern * 1000.0;

@@ -58,8 +58,9 @@ ctx_new_checks (int n_streams, ce_cuda_ctx ** ctx)
   if ((status = ce_check_pointer (ctx, "ctx")) != CE_STATUS_OK)
     return status;
   *ctx = NULL;
-  if (n_streams < 2) {
-    ce_set_error ("n_streams must be at least 2 (got %d)", n_streams);
+  if (n_streams < 2 || n_streams > CE_CUDA_MAX_STREAMS) {
+    ce_set_error ("n_streams must be 2 ... %d (got %d)", CE_CUDA_MAX_STREAMS,
+        n_streams);
     return CE_STATUS_INVALID_ARGUMENT;
   }
   return CE_STATUS_OK;

@@ -127,7 +127,8 @@ gboolean gst_ce_base_filter_map_picture (GstVideoFrame * frame,
 /* gstceqos.c: QoS while frames are in flight */
 void gst_ce_qos_reset (GstCeBaseFilter * self);
 void gst_ce_qos_reset_stats (GstCeBaseFilter * self);
-gboolean gst_ce_qos_src_event (GstCeBaseFilter * self, GstEvent * event);
+gboolean gst_ce_qos_src_event (GstCeBaseFilter * self, GstEvent * event,
+    gboolean * result);
 GstFlowReturn gst_ce_base_filter_submit_input_buffer (GstBaseTransform *
     trans, gboolean is_discont, GstBuffer * inbuf);
 /* Counts an output and marks it DISCONT when @discont. */

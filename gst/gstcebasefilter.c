@@ -556,8 +556,10 @@ gst_ce_base_filter_sink_event (GstBaseTransform * trans, GstEvent * event)
 static gboolean
 gst_ce_base_filter_src_event (GstBaseTransform * trans, GstEvent * event)
 {
-  if (gst_ce_qos_src_event (GST_CE_BASE_FILTER (trans), event))
-    return TRUE;
+  gboolean result;
+
+  if (gst_ce_qos_src_event (GST_CE_BASE_FILTER (trans), event, &result))
+    return result;
   return GST_BASE_TRANSFORM_CLASS (gst_ce_base_filter_parent_class)->src_event
       (trans, event);
 }

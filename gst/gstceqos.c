@@ -59,8 +59,12 @@ gst_ce_qos_reset_stats (GstCeBaseFilter * self)
   priv->qos_processed = priv->qos_dropped = 0;
 }
 
+/* Takes a QOS event while frames are in flight and sends it upstream:
+ * returns TRUE and, in @result, what upstream returned.  Returns FALSE
+ * for any other event, which GstBaseTransform then handles. */
 gboolean
-gst_ce_qos_src_event (GstCeBaseFilter * self, GstEvent * event)
+gst_ce_qos_src_event (GstCeBaseFilter * self, GstEvent * event,
+    gboolean * result)
 {
   GstCeBaseFilterPrivate *priv = GET_PRIV (self);
   GstClockTimeDiff diff;
@@ -88,7 +92,7 @@ gst_ce_qos_src_event (GstCeBaseFilter * self, GstEvent * event)
   GST_OBJECT_UNLOCK (self);
 
   /* Not to GstBaseTransform, whose QoS would drop again. */
-  gst_pad_push_event (GST_BASE_TRANSFORM_SINK_PAD (self), event);
+  *result = gst_pad_push_event (GST_BASE_TRANSFORM_SINK_PAD (self), event);
   return TRUE;
 }
 

@@ -11,6 +11,7 @@
  * the documented "nothing"), and freeing nothing succeeds.  No case needs
  * a device, and none makes a context.
  */
+#include <limits.h>
 #include <string.h>
 
 #include "cudaedge-core.h"
@@ -74,12 +75,18 @@ test_context_arguments (void)
   ce_assert_invalid (ce_cuda_ctx_new (-1, 1, &ctx), "n_streams");
   g_assert_null (ctx);
   ctx = (ce_cuda_ctx *) & ctx;
+  ce_assert_invalid (ce_cuda_ctx_new (-1, CE_CUDA_MAX_STREAMS + 1, &ctx),
+      "n_streams");
+  g_assert_null (ctx);
+  ctx = (ce_cuda_ctx *) & ctx;
   ce_assert_invalid (ce_cuda_ctx_new (-2, 2, &ctx), "device id");
   g_assert_null (ctx);
 
   ctx = (ce_cuda_ctx *) & ctx;
   ce_assert_invalid (ce_cuda_ctx_new_current (2, NULL), "ctx");
   ce_assert_invalid (ce_cuda_ctx_new_current (1, &ctx), "n_streams");
+  g_assert_null (ctx);
+  ce_assert_invalid (ce_cuda_ctx_new_current (INT_MAX, &ctx), "n_streams");
   g_assert_null (ctx);
 
   /* an index no machine has: no context, and ctx says so */

@@ -10,7 +10,9 @@
  *
  * - the table of a context's own pinned blocks (pinned-table-lookups);
  * - picking a device: an id that does not exist is refused, with no
- *   device at all too (device-pick).
+ *   device at all too (device-pick);
+ * - on the emulated device, a free of memory the context did not
+ *   allocate is refused, as cudaFreeHost refuses it (emulated-host-free).
  *
  * Under /gpu/runtime, skipped, loudly, without a GPU:
  *
@@ -30,6 +32,7 @@
 #include "ce-core-test.h"
 #include "cudaedge-core.h"
 #include "cudaedge-private.h"
+#include "cudaedge-testing.h"
 
 static gboolean
 skip_without_gpu (void)
@@ -574,12 +577,43 @@ test_device_pick (void)
   ce_cuda_ctx_free (ctx);
 }
 
+/* ---- the emulated device's pinned memory ---- */
+
+static void
+test_emulated_host_free (void)
+{
+  int was = ce_cuda_fake_device ();
+  ce_cuda_ctx *ctx = NULL;
+  void *own = NULL, *other = g_malloc (64);
+
+  ce_cuda_set_fake_device (1);
+  ce_assert_status (ce_cuda_ctx_new (-1, 2, &ctx), CE_STATUS_OK);
+  if (ctx == NULL)
+    goto out;
+  ce_assert_status (ce_cuda_host_alloc (ctx, 100, &own), CE_STATUS_OK);
+  g_assert_true (ce_cuda_ctx_pinned_known (ctx, own, 100));
+  /* not the context's: refused, and still the caller's to free */
+  ce_assert_status (ce_cuda_host_free (ctx, other), CE_STATUS_CUDA_ERROR);
+  g_assert_nonnull (strstr (ce_last_error (), "not pinned memory"));
+  ce_assert_status (ce_cuda_host_free (ctx, own), CE_STATUS_OK);
+  g_assert_false (ce_cuda_ctx_pinned_known (ctx, own, 1));
+  /* freed once already */
+  ce_assert_status (ce_cuda_host_free (ctx, own), CE_STATUS_CUDA_ERROR);
+  ce_assert_status (ce_cuda_host_free (ctx, NULL), CE_STATUS_OK);
+out:
+  ce_cuda_ctx_free (ctx);
+  g_free (other);
+  ce_cuda_set_fake_device (was);
+}
+
 void
 ce_test_register_gpu_host_path (void)
 {
   ce_test_add ("/cuda/host-path/device-pick", test_device_pick);
   ce_test_add ("/cuda/host-path/pinned-table-lookups",
       test_pinned_table_lookups);
+  ce_test_add ("/cuda/host-path/emulated-host-free",
+      test_emulated_host_free);
   ce_test_add ("/gpu/runtime/context-knows-its-pinned-blocks",
       test_context_knows_its_pinned_blocks);
   ce_test_add ("/gpu/runtime/pinned-blocks-from-another-thread",
