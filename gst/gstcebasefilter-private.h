@@ -140,6 +140,7 @@ void gst_ce_qos_output (GstCeBaseFilter * self, GstBuffer ** outbuf,
 void gst_ce_cuda_memory_set_element_context (GstElement * element,
     GstContext * context);
 /* GStreamer's context for the element: a new reference, or NULL. */
+gboolean gst_ce_cuda_memory_available (void);
 GstCudaContext *gst_ce_cuda_memory_ensure_context (GstCeBaseFilter * self,
     gint device_id);
 gboolean gst_ce_cuda_memory_set_caps (GstCeBaseFilter * self,

@@ -860,7 +860,11 @@ gst_ce_base_filter_can_use_cuda_memory (G_GNUC_UNUSED GstCeBaseFilter * self)
   gboolean started, ret;
 
   /* Before start (pads linked in NULL, caps queries in READY) the
-   * backend property decides; once started, whether CUDA runs. */
+   * backend property decides; once started, whether CUDA runs.  Either
+   * way GStreamer's CUDA library must be there (not on the emulated
+   * device of the tests). */
+  if (!gst_ce_cuda_memory_available ())
+    return FALSE;
   GST_OBJECT_LOCK (self);
   backend = priv->backend;
   GST_OBJECT_UNLOCK (self);

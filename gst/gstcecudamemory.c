@@ -204,6 +204,20 @@ gst_ce_cuda_memory_new_primary (GstCeBaseFilter * self, gint device_id)
   return gst_ctx;
 }
 
+/* Whether GStreamer's CUDA library is loaded (it loads the driver's
+ * entry points once): without it no GstCudaContext can be made, and
+ * GStreamer's CUDA calls abort the process. */
+gboolean
+gst_ce_cuda_memory_available (void)
+{
+#ifdef GST_CE_TEST_HOOKS
+  /* The emulated device of the tests has no CUDA context to share. */
+  if (ce_cuda_fake_device ())
+    return FALSE;
+#endif
+  return gst_cuda_load_library ();
+}
+
 GstCudaContext *
 gst_ce_cuda_memory_ensure_context (GstCeBaseFilter * self, gint device_id)
 {
@@ -211,12 +225,7 @@ gst_ce_cuda_memory_ensure_context (GstCeBaseFilter * self, gint device_id)
   GstCudaContext *gst_ctx;
   int picked;
 
-#ifdef GST_CE_TEST_HOOKS
-  /* The emulated device of the tests has no CUDA context to share. */
-  if (ce_cuda_fake_device ())
-    return NULL;
-#endif
-  if (!gst_cuda_load_library ())
+  if (!gst_ce_cuda_memory_available ())
     return NULL;
   /* The context the application or a neighbour gives, else one around
    * the device's primary context, offered to the others.  One taken
@@ -306,7 +315,8 @@ gst_ce_cuda_memory_set_caps (GstCeBaseFilter * self, GstCaps * incaps,
   priv->out_cuda = gst_ce_caps_is_cuda_memory (outcaps);
   if (!priv->in_cuda && !priv->out_cuda)
     return TRUE;
-  if (!priv->in_cuda || priv->ctx == NULL)
+  if (!priv->in_cuda || priv->ctx == NULL
+      || !gst_ce_cuda_memory_available ())
     goto not_supported;
 
   GST_OBJECT_LOCK (self);

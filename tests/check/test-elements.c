@@ -44,6 +44,7 @@
 #include <gst/video/video.h>
 
 #include "ce-check-util.h"
+#include "cudaedge-testing.h"
 
 typedef struct
 {
@@ -591,6 +592,45 @@ GST_START_TEST (test_separate_views_are_not_negotiated)
       GST_FLOW_NOT_NEGOTIATED);
   fail_unless_equals_int (gst_harness_buffers_received (f.h), 0);
   ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
+/* CUDA-memory input where the element cannot take it - the CPU backend,
+ * no GPU, the emulated device of the tests (no GstCudaContext there) - is
+ * not negotiated: a flow return, not an abort in GStreamer's CUDA library,
+ * whose calls abort when it is not loaded.  With a GPU, the CUDA-memory
+ * suite tests what the element does with such input. */
+GST_START_TEST (test_cuda_memory_refused_where_unusable)
+{
+  const Element *el = ELEMENT;
+  const gchar *backends[] = { "cpu", "auto", "cuda" };
+  gboolean gpu = ce_test_have_cuda_device () && !ce_cuda_fake_device ();
+  guint b;
+
+  for (b = 0; b < G_N_ELEMENTS (backends); b++) {
+    CeTestFixture f;
+    GstVideoInfo info;
+    gchar *src;
+
+    if (b > 0 && gpu)
+      break;
+    if (g_str_equal (backends[b], "cuda") && !ce_test_have_cuda_device ())
+      break;
+    f.element = new_element (el, backends[b]);
+    f.bus = gst_bus_new ();
+    gst_element_set_bus (f.element, f.bus);
+    f.h = gst_harness_new_with_element (f.element, "sink", "src");
+    src = g_strdup_printf ("video/x-raw(memory:CUDAMemory),format=%s,"
+        "width=32,height=16,framerate=30/1", el->format);
+    gst_harness_set_src_caps_str (f.h, src);
+    g_free (src);
+    fail_unless_equals_int (gst_harness_push (f.h,
+            ce_test_random_frame (el->format, 32, 16, 1, &info)),
+        GST_FLOW_NOT_NEGOTIATED);
+    fail_unless_equals_int (gst_harness_buffers_received (f.h), 0);
+    ce_test_fixture_stop (&f);
+  }
 }
 
 GST_END_TEST;
@@ -1707,6 +1747,7 @@ elements_suite (void)
     ADD (test_output_caps_keep_rate_and_par);
     ADD (test_missing_fields_fixate_to_their_defaults);
     ADD (test_separate_views_are_not_negotiated);
+    ADD (test_cuda_memory_refused_where_unusable);
     ADD (test_renegotiation_to_another_size_and_format);
     ADD (test_caps_change_with_frames_in_flight);
     ADD (test_too_small_buffer_is_an_error);
