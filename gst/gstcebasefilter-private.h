@@ -139,8 +139,9 @@ void gst_ce_qos_output (GstCeBaseFilter * self, GstBuffer ** outbuf,
 /* gstcecudamemory.c: GStreamer CUDA memory */
 void gst_ce_cuda_memory_set_element_context (GstElement * element,
     GstContext * context);
-/* GStreamer's context for the element: a new reference, or NULL. */
+/* Whether GStreamer's CUDA library is there to use. */
 gboolean gst_ce_cuda_memory_available (void);
+/* GStreamer's context for the element: a new reference, or NULL. */
 GstCudaContext *gst_ce_cuda_memory_ensure_context (GstCeBaseFilter * self,
     gint device_id);
 gboolean gst_ce_cuda_memory_set_caps (GstCeBaseFilter * self,

@@ -862,9 +862,7 @@ gst_ce_base_filter_can_use_cuda_memory (G_GNUC_UNUSED GstCeBaseFilter * self)
   /* Before start (pads linked in NULL, caps queries in READY) the
    * backend property decides; once started, whether CUDA runs.  Either
    * way GStreamer's CUDA library must be there (not on the emulated
-   * device of the tests). */
-  if (!gst_ce_cuda_memory_available ())
-    return FALSE;
+   * device of the tests), asked last: it loads the driver's library. */
   GST_OBJECT_LOCK (self);
   backend = priv->backend;
   GST_OBJECT_UNLOCK (self);
@@ -872,7 +870,7 @@ gst_ce_base_filter_can_use_cuda_memory (G_GNUC_UNUSED GstCeBaseFilter * self)
   started = priv->started;
   ret = started ? priv->ctx != NULL : backend != GST_CE_BACKEND_CPU;
   g_mutex_unlock (&priv->lock);
-  return ret;
+  return ret && gst_ce_cuda_memory_available ();
 #else
   return FALSE;
 #endif
