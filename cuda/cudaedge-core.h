@@ -266,7 +266,8 @@ typedef struct ce_cuda_ctx ce_cuda_ctx;
  * (upload, kernels, download) the sum of its bands' durations, so with
  * bands overlapping the three can add up to more than the frame took.
  * Measured only for frames submitted with timing on
- * (ce_cuda_ctx_set_timing); all three are 0 for the others. */
+ * (ce_cuda_ctx_set_timing); all three are 0 for the others, and for a
+ * timed frame whose events cannot be read. */
 typedef struct
 {
   double upload_us;

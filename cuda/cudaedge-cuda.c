@@ -906,7 +906,8 @@ ce_cuda_host_alloc (ce_cuda_ctx * ctx, size_t size, void **ptr)
   if (ctx->fake && !added) {
     free (*ptr);
     *ptr = NULL;
-    ce_set_error ("cannot allocate %zu bytes", size);
+    ce_set_error ("cannot record a block of %zu bytes in the table of "
+        "pinned blocks", size);
     return CE_STATUS_OUT_OF_MEMORY;
   }
   return CE_STATUS_OK;
@@ -1252,6 +1253,8 @@ ce_cuda_frame_wait (ce_cuda_ctx * ctx, int slot, ce_timing * timing)
   ce_slot_state *sl;
   int b, i;
 
+  if (timing)
+    memset (timing, 0, sizeof (*timing));
   if ((status = ce_check_pointer (ctx, "ctx")) != CE_STATUS_OK)
     return status;
   if (slot < 0 || slot >= CE_CUDA_SLOTS || !ctx->slots[slot].busy) {
@@ -1260,8 +1263,6 @@ ce_cuda_frame_wait (ce_cuda_ctx * ctx, int slot, ce_timing * timing)
   }
   sl = &ctx->slots[slot];
   sl->busy = 0;
-  if (timing)
-    memset (timing, 0, sizeof (*timing));
   if (ctx->fake)
     return fake_frame_wait (sl, timing);
   if ((status = ctx_scope_take (&scope, ctx)) != CE_STATUS_OK)

@@ -181,8 +181,9 @@ gboolean gst_ce_base_filter_views_ok_for (const GstVideoInfo * info,
     gboolean packed_ok);
 
 /* Whether the element may negotiate GStreamer CUDA memory now: built with
- * it, started, and on the CUDA backend.  For the subclass's
- * transform_caps. */
+ * it, GStreamer's CUDA library loaded (and not the emulated device of the
+ * tests), and, once started, on the CUDA backend (before start, unless
+ * the backend property is cpu).  For the subclass's transform_caps. */
 gboolean gst_ce_base_filter_can_use_cuda_memory (GstCeBaseFilter * self);
 
 G_END_DECLS

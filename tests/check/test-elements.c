@@ -635,6 +635,41 @@ GST_START_TEST (test_cuda_memory_refused_where_unusable)
 
 GST_END_TEST;
 
+static gboolean
+refuse_event (G_GNUC_UNUSED GstPad * pad, G_GNUC_UNUSED GstObject * parent,
+    GstEvent * event)
+{
+  gst_event_unref (event);
+  return FALSE;
+}
+
+/* A QOS event gets upstream's answer, with frames in flight (CUDA, a
+ * frame rate) as without. */
+GST_START_TEST (test_qos_event_returns_upstream_answer)
+{
+  const Element *el = ELEMENT;
+  CeTestFixture f;
+  GstVideoInfo info;
+  guint i;
+
+  ce_test_fixture_start_with_rate (&f, new_element (el, NULL), el->format,
+      32, 24, "30/1");
+  for (i = 0; i < 2; i++) {
+    GstBuffer *in = ce_test_random_frame (el->format, 32, 24, i, &info);
+
+    GST_BUFFER_PTS (in) = i * 33 * GST_MSECOND;
+    fail_unless_equals_int (gst_harness_push (f.h, in), GST_FLOW_OK);
+  }
+  fail_unless (gst_harness_push_upstream_event (f.h,
+          gst_event_new_qos (GST_QOS_TYPE_UNDERFLOW, 0.9, 0, 0)));
+  gst_pad_set_event_function (f.h->srcpad, refuse_event);
+  fail_if (gst_harness_push_upstream_event (f.h,
+          gst_event_new_qos (GST_QOS_TYPE_UNDERFLOW, 0.9, 0, 0)));
+  ce_test_fixture_stop (&f);
+}
+
+GST_END_TEST;
+
 GST_START_TEST (test_output_caps_keep_rate_and_par)
 {
   const Element *el = ELEMENT;
@@ -1748,6 +1783,7 @@ elements_suite (void)
     ADD (test_missing_fields_fixate_to_their_defaults);
     ADD (test_separate_views_are_not_negotiated);
     ADD (test_cuda_memory_refused_where_unusable);
+    ADD (test_qos_event_returns_upstream_answer);
     ADD (test_renegotiation_to_another_size_and_format);
     ADD (test_caps_change_with_frames_in_flight);
     ADD (test_too_small_buffer_is_an_error);

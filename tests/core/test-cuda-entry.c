@@ -86,6 +86,7 @@ test_context_arguments (void)
   ce_assert_invalid (ce_cuda_ctx_new_current (2, NULL), "ctx");
   ce_assert_invalid (ce_cuda_ctx_new_current (1, &ctx), "n_streams");
   g_assert_null (ctx);
+  ctx = (ce_cuda_ctx *) & ctx;
   ce_assert_invalid (ce_cuda_ctx_new_current (INT_MAX, &ctx), "n_streams");
   g_assert_null (ctx);
 
