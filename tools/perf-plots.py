@@ -61,7 +61,10 @@ field means "not applicable"; fields with a comma are double-quoted (RFC
   gbps           bytes * fps / 1e9
   fps            frames per second (1000 / median for unit ms)
   ceiling        what the row is compared with: "d2d" (the device-to-
-                 device copy of the same bytes, same size and run), "link"
+                 device copy of 2 bytes a pixel, same size and run: the
+                 fused kernels' bytes; for rows that move other bytes the
+                 share is their GB/s over that copy's, which a copy of
+                 more bytes would exceed at small frames), "link"
                  (H2D and D2H overlapped, the same bytes), "kernel" (the
                  fused kernel alone), "d2h" (the D2H copy alone); empty:
                  none (a ceiling row itself, the CPU rows, identity)
@@ -131,7 +134,7 @@ def number(text):
 class Row:
     __slots__ = ("bench", "variant", "w", "h", "format", "parallel", "unit",
                  "median", "fps", "gbps", "bytes", "ceiling",
-                 "ceiling_value")
+                 "ceiling_value", "run")
 
     @property
     def mpx(self):
@@ -168,6 +171,7 @@ def parse_row(d):
         r.gbps = r.bytes * r.fps / 1e9
     r.ceiling = (d.get("ceiling") or "").strip()
     r.ceiling_value = number(d.get("ceiling_value"))
+    r.run = 0
     return r
 
 
@@ -191,11 +195,21 @@ def read_rows(csv_dir):
                 if other:
                     warn("%s: columns missing: %s" % (path, ", ".join(other)))
                 n_bad = n = 0
+                # element-bench starts each size of each invocation with
+                # its "link ceiling" row: the rows of one size up to the
+                # next such row are one run (perf-sweep.sh appends several
+                # invocations with the same labels to element.csv).
+                run = defaultdict(int)
                 for d in reader:
                     r = parse_row(d)
                     if r is None:
                         n_bad += 1
                     else:
+                        if r.bench == "element-bench":
+                            key = (path, r.size)
+                            if r.variant == "link ceiling":
+                                run[key] += 1
+                            r.run = (path, run[key])
                         rows.append(r)
                         n += 1
                 if n_bad:
@@ -266,7 +280,10 @@ def plot_element_fps(rows, path):
     """(a) The element's fps against the frame size, with its ceilings."""
     fig, ax = plt.subplots(figsize=(9, 6))
     sizes, n = [], 0
-    el = by(rows, "element-bench", lambda r: r.parallel == 1)
+    # one pipeline, from the first run of each size (the sweep's; the
+    # pipelines step's runs come after it)
+    el = by(rows, "element-bench",
+            lambda r: r.parallel == 1 and r.run and r.run[1] == 1)
     cm = by(rows, "cudamem-bench")
     kb = by(rows, "cudaedge-bench")
 
@@ -387,7 +404,10 @@ def plot_kernel_gbps(rows, path):
 def plot_upscale_fps(rows, path):
     """(d) cudaupscale's fps against the input frame size: on system memory
     beside its link, on CUDA memory beside its kernel alone."""
-    el = by(rows, "element-bench", lambda r: r.parallel == 1)
+    # one pipeline, from the first run of each size (the sweep's; the
+    # pipelines step's runs come after it)
+    el = by(rows, "element-bench",
+            lambda r: r.parallel == 1 and r.run and r.run[1] == 1)
     cm = by(rows, "cudamem-bench")
     lines = (
         ([r for r in el if r.variant.startswith("cudaupscale")],
@@ -434,7 +454,7 @@ def plot_pipelines(rows, path):
     groups = defaultdict(list)
     for r in el:
         if r.variant != "identity" and "link" not in r.variant and r.fps:
-            groups[(r.variant, r.format, r.size)].append(r)
+            groups[(r.variant, r.format, r.size, r.run)].append(r)
     groups = {k: rs for k, rs in groups.items()
               if len({r.parallel for r in rs}) > 1}
     if not groups:
@@ -445,7 +465,8 @@ def plot_pipelines(rows, path):
     counts = set()
     top = 0.0
     cycle = plt.rcParams["axes.prop_cycle"].by_key()["color"]
-    for i, ((variant, fmt, (w, h)), rs) in enumerate(sorted(groups.items())):
+    for i, ((variant, fmt, (w, h), run), rs) in enumerate(
+            sorted(groups.items(), key=lambda kv: kv[0][:3])):
         color = cycle[i % len(cycle)]
         per_n = defaultdict(list)
         for r in rs:
@@ -458,8 +479,10 @@ def plot_pipelines(rows, path):
         # spread over D devices (--devices): the D links measured at once
         m = re.search(r", (\d+) devices$", variant)
         link_name = "%s links" % m.group(1) if m else "link ceiling"
+        # the link measured in the same run as these pipelines
         link = [r.fps for r in el if r.variant == link_name
                 and r.format == fmt and r.size == (w, h) and r.fps
+                and r.run == run
                 and (not r.bytes or not bytes_ or r.bytes == bytes_)]
         link_fps = statistics.median(link) if link else None
         ax.plot(ns, fps, marker="o", color=color, linewidth=2,
