@@ -191,6 +191,13 @@ ce_ref_threshold (const int32_t * grad, size_t grad_stride, int width,
         consts->norm, consts->output);
     return CE_STATUS_INVALID_ARGUMENT;
   }
+  /* As the kernels' launchers do: ce_edge_consts_init never makes a
+   * negative limit. */
+  if (consts->limit < 0) {
+    ce_set_error ("consts limit must not be negative (got %lld)",
+        (long long) consts->limit);
+    return CE_STATUS_INVALID_ARGUMENT;
+  }
   if ((status = check_image (grad, "grad", grad_stride, "grad stride",
               width, height, 8, sizeof (int32_t))) != CE_STATUS_OK)
     return status;

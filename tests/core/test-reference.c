@@ -977,6 +977,9 @@ test_reference_functions_reject_bad_arguments (void)
     bad = c;
     bad.output = (ce_output) - 1;
     ce_assert_invalid (ce_ref_threshold (g, 32, 4, 4, &bad, d, 4), "output");
+    bad = c;
+    bad.limit = -1;
+    ce_assert_invalid (ce_ref_threshold (g, 32, 4, 4, &bad, d, 4), "limit");
   }
   /* edge */
   ce_assert_invalid (ce_ref_edge (NULL, 4, 4, 4, &p, d, 4), "");
