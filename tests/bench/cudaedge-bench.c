@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +20,7 @@
 #include <glib.h>
 
 #include "bench-gate.h"
+#include "bench-util.h"
 #include "cudaedge-core.h"
 #include "cudaedge-kernels.h"
 #include "cudaedge-staged.h"
@@ -46,22 +46,9 @@ int npp_peer_compare (const int16_t * mag, size_t mag_pitch, int width,
 /* Errors */
 
 static void
-die (const char *fmt, ...)
-{
-  va_list ap;
-  fflush (stdout);
-  fprintf (stderr, "cudaedge-bench: error: ");
-  va_start (ap, fmt);
-  vfprintf (stderr, fmt, ap);
-  va_end (ap);
-  fprintf (stderr, "\n");
-  exit (1);
-}
-
-static void
 die_cuda (cudaError_t e, const char *expr, const char *file, int line)
 {
-  die ("%s:%d: %s failed: %s (%s, %d)", file, line, expr,
+  bench_die ("%s:%d: %s failed: %s (%s, %d)", file, line, expr,
       cudaGetErrorString (e), cudaGetErrorName (e), (int) e);
 }
 
@@ -69,7 +56,7 @@ static void
 die_ce (ce_status s, const char *expr, const char *file, int line)
 {
   cudaError_t e = cudaPeekAtLastError ();
-  die ("%s:%d: %s failed: %s: %s%s%s", file, line, expr,
+  bench_die ("%s:%d: %s failed: %s: %s%s%s", file, line, expr,
       ce_status_string (s), ce_last_error (),
       e != cudaSuccess ? "; CUDA last error: " : "",
       e != cudaSuccess ? cudaGetErrorString (e) : "");
@@ -79,15 +66,15 @@ die_ce (ce_status s, const char *expr, const char *file, int line)
     if (e_ != cudaSuccess) die_cuda (e_, #x, __FILE__, __LINE__); } while (0)
 #define CS(x) do { ce_status s_ = (x); \
     if (s_ != CE_STATUS_OK) die_ce (s_, #x, __FILE__, __LINE__); } while (0)
-#define NPPCK(x) do { if ((x) != 0) \
-    die ("%s:%d: %s failed (see above)", __FILE__, __LINE__, #x); } while (0)
+#define NPPCK(x) do { if ((x) != 0) bench_die ("%s:%d: %s failed " \
+        "(see above)", __FILE__, __LINE__, #x); } while (0)
 
 static void *
 xmalloc (size_t n)
 {
   void *p = malloc (n ? n : 1);
   if (!p)
-    die ("out of host memory (%zu bytes)", n);
+    bench_die ("out of host memory (%zu bytes)", n);
   return p;
 }
 
@@ -101,11 +88,6 @@ now_ms (void)
 
 /* ------------------------------------------------------------------ */
 /* Options */
-
-typedef struct
-{
-  int w, h;
-} size2;
 
 static struct
 {
@@ -151,66 +133,6 @@ usage (FILE * f)
       DEFAULT_RUNS, WARMUP_RUNS);
 }
 
-static int
-parse_int (const char *s, int lo, int hi, const char *what)
-{
-  char *end;
-  long v;
-  errno = 0;
-  v = strtol (s, &end, 10);
-  if (errno || end == s || *end || v < lo || v > hi) {
-    fprintf (stderr, "cudaedge-bench: bad %s '%s' (%d ... %d)\n", what, s,
-        lo, hi);
-    exit (2);
-  }
-  return (int) v;
-}
-
-static size2
-parse_size (const char *s)
-{
-  size2 r;
-  const char *arg = s;
-  char *end;
-  long w, h;
-  errno = 0;
-  w = strtol (s, &end, 10);
-  if (errno || end == s || (*end != 'x' && *end != 'X'))
-    goto bad;
-  s = end + 1;
-  h = strtol (s, &end, 10);
-  if (errno || end == s || *end)
-    goto bad;
-  if (w < 8 || h < 8 || w > 32768 || h > 32768)
-    goto bad;
-  r.w = (int) w;
-  r.h = (int) h;
-  return r;
-bad:
-  fprintf (stderr, "cudaedge-bench: bad --size '%s' (WxH, 8 ... 32768)\n",
-      arg);
-  exit (2);
-}
-
-static const char *
-opt_value (int argc, char **argv, int *i, const char *name)
-{
-  size_t n = strlen (name);
-  const char *a = argv[*i];
-  if (strncmp (a, name, n) != 0)
-    return NULL;
-  if (a[n] == '=')
-    return a + n + 1;
-  if (a[n] != '\0')
-    return NULL;
-  if (*i + 1 >= argc) {
-    fprintf (stderr, "cudaedge-bench: %s needs a value\n", name);
-    exit (2);
-  }
-  (*i)++;
-  return argv[*i];
-}
-
 static void
 parse_args (int argc, char **argv)
 {
@@ -222,27 +144,26 @@ parse_args (int argc, char **argv)
       exit (0);
     } else if (!strcmp (argv[i], "--quick")) {
       opt.quick = 1;
-    } else if ((v = opt_value (argc, argv, &i, "--size"))) {
+    } else if ((v = bench_opt_value (argc, argv, &i, "--size"))) {
       if (opt.n_sizes >= MAX_SIZES) {
-        fprintf (stderr, "cudaedge-bench: too many --size\n");
-        exit (2);
+        bench_bad_option ("too many --size");
       }
-      opt.sizes[opt.n_sizes++] = parse_size (v);
-    } else if ((v = opt_value (argc, argv, &i, "--runs"))) {
+      opt.sizes[opt.n_sizes++] = bench_parse_size (v, 32768);
+    } else if ((v = bench_opt_value (argc, argv, &i, "--runs"))) {
       /* Two at least: the frames-in-flight row times the periods
        * between completions, one fewer than the runs. */
-      opt.runs = parse_int (v, 2, 100000, "--runs");
-    } else if ((v = opt_value (argc, argv, &i, "--pgm-in"))) {
+      opt.runs = bench_parse_int (v, 2, 100000, "--runs");
+    } else if ((v = bench_opt_value (argc, argv, &i, "--pgm-in"))) {
       opt.pgm_in = v;
-    } else if ((v = opt_value (argc, argv, &i, "--out-dir"))) {
+    } else if ((v = bench_opt_value (argc, argv, &i, "--out-dir"))) {
       opt.out_dir = v;
-    } else if ((v = opt_value (argc, argv, &i, "--device"))) {
-      opt.device = parse_int (v, -1, 1024, "--device");
-    } else if ((v = opt_value (argc, argv, &i, "--streams"))) {
-      opt.streams = parse_int (v, 2, 64, "--streams");
-    } else if ((v = opt_value (argc, argv, &i, "--cpu-threads"))) {
-      opt.cpu_threads = parse_int (v, 1, 1024, "--cpu-threads");
-    } else if ((v = opt_value (argc, argv, &i, "--csv"))) {
+    } else if ((v = bench_opt_value (argc, argv, &i, "--device"))) {
+      opt.device = bench_parse_int (v, -1, 1024, "--device");
+    } else if ((v = bench_opt_value (argc, argv, &i, "--streams"))) {
+      opt.streams = bench_parse_int (v, 2, 64, "--streams");
+    } else if ((v = bench_opt_value (argc, argv, &i, "--cpu-threads"))) {
+      opt.cpu_threads = bench_parse_int (v, 1, 1024, "--cpu-threads");
+    } else if ((v = bench_opt_value (argc, argv, &i, "--csv"))) {
       opt.csv = v;
     } else {
       fprintf (stderr, "cudaedge-bench: unknown argument '%s'\n", argv[i]);
@@ -364,17 +285,17 @@ read_pgm (const char *path, int *w, int *h)
   int maxval;
   uint8_t *p;
   if (!f)
-    die ("cannot open '%s': %s", path, strerror (errno));
+    bench_die ("cannot open '%s': %s", path, strerror (errno));
   if (fgetc (f) != 'P' || fgetc (f) != '5')
-    die ("'%s' is not a binary PGM (P5)", path);
+    bench_die ("'%s' is not a binary PGM (P5)", path);
   if (pgm_read_int (f, w) || pgm_read_int (f, h) || pgm_read_int (f, &maxval))
-    die ("'%s': bad PGM header", path);
+    bench_die ("'%s': bad PGM header", path);
   if (*w < 1 || *h < 1 || maxval < 1 || maxval > 255)
-    die ("'%s': unsupported PGM (%dx%d, maxval %d; need maxval <= 255)",
+    bench_die ("'%s': unsupported PGM (%dx%d, maxval %d; need maxval <= 255)",
         path, *w, *h, maxval);
   p = xmalloc ((size_t) * w * *h);
   if (fread (p, 1, (size_t) * w * *h, f) != (size_t) * w * *h)
-    die ("'%s': truncated PGM data", path);
+    bench_die ("'%s': truncated PGM data", path);
   fclose (f);
   return p;
 }
@@ -389,13 +310,13 @@ write_pgm (const char *dir, const char *name, const uint8_t * p,
   snprintf (path, sizeof path, "%s/%s", dir, name);
   f = fopen (path, "wb");
   if (!f)
-    die ("cannot write '%s': %s", path, strerror (errno));
+    bench_die ("cannot write '%s': %s", path, strerror (errno));
   fprintf (f, "P5\n%d %d\n255\n", w, h);
   for (y = 0; y < h; y++)
     if (fwrite (p + (size_t) y * stride, 1, (size_t) w, f) != (size_t) w)
-      die ("write error on '%s'", path);
+      bench_die ("write error on '%s'", path);
   if (fclose (f) != 0)
-    die ("write error on '%s': %s", path, strerror (errno));
+    bench_die ("write error on '%s': %s", path, strerror (errno));
   printf ("wrote %s\n", path);
 }
 
@@ -407,151 +328,15 @@ typedef struct
   double med, p25, p75;
 } stats;
 
-static int
-cmp_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
-static double
-percentile (const double *sorted, int n, double q)
-{
-  double pos = q * (n - 1);
-  int i = (int) pos;
-  double f = pos - i;
-  if (i + 1 >= n)
-    return sorted[n - 1];
-  return sorted[i] * (1.0 - f) + sorted[i + 1] * f;
-}
-
 static stats
 summarize (double *v, int n)
 {
   stats s;
-  qsort (v, (size_t) n, sizeof *v, cmp_double);
-  s.med = percentile (v, n, 0.5);
-  s.p25 = percentile (v, n, 0.25);
-  s.p75 = percentile (v, n, 0.75);
+  bench_sort (v, n);
+  s.med = bench_percentile (v, n, 0.5);
+  s.p25 = bench_percentile (v, n, 0.25);
+  s.p75 = bench_percentile (v, n, 0.75);
   return s;
-}
-
-/* ------------------------------------------------------------------ */
-/* --csv: the same columns in cudaedge-bench, element-bench and
- * cudamem-bench, documented at the top of tools/perf-plots.py. */
-
-#define CSV_HEADER "bench,variant,width,height,format,parallel,unit," \
-  "median,q1,q3,iqr,bytes,gbps,fps,ceiling,ceiling_value,share"
-
-static FILE *csv_file;
-
-/* Appends to @path; writes the header when the file is new or empty, and
- * refuses a file whose first line is another header. */
-static void
-csv_open (const char *path)
-{
-  char line[512];
-  long size;
-  FILE *f = fopen (path, "a+");
-
-  if (!f)
-    die ("cannot open --csv '%s': %s", path, strerror (errno));
-  if (fseek (f, 0, SEEK_END) != 0 || (size = ftell (f)) < 0)
-    die ("cannot seek in --csv '%s': %s", path, strerror (errno));
-  if (size > 0) {
-    rewind (f);
-    if (!fgets (line, sizeof line, f))
-      die ("cannot read the first line of --csv '%s'", path);
-    line[strcspn (line, "\r\n")] = '\0';
-    if (strcmp (line, CSV_HEADER) != 0)
-      die ("--csv '%s' has other columns (first line '%s', expected '%s')",
-          path, line, CSV_HEADER);
-    if (fseek (f, 0, SEEK_END) != 0)
-      die ("cannot seek in --csv '%s': %s", path, strerror (errno));
-  } else if (fputs (CSV_HEADER "\n", f) == EOF || fflush (f) != 0) {
-    die ("cannot write --csv '%s': %s", path, strerror (errno));
-  }
-  csv_file = f;
-}
-
-static void
-csv_close (void)
-{
-  if (csv_file && fclose (csv_file) != 0)
-    die ("error closing --csv: %s", strerror (errno));
-  csv_file = NULL;
-}
-
-static void
-csv_text (GString * s, const char *t)
-{
-  if (s->len)
-    g_string_append_c (s, ',');
-  if (!strpbrk (t, ",\"\r\n")) {
-    g_string_append (s, t);
-    return;
-  }
-  g_string_append_c (s, '"');
-  for (; *t; t++) {
-    if (*t == '"')
-      g_string_append_c (s, '"');
-    g_string_append_c (s, *t);
-  }
-  g_string_append_c (s, '"');
-}
-
-/* An empty field unless @ok; '.' as the decimal point in every locale. */
-static void
-csv_num (GString * s, double v, int ok)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  g_string_append_c (s, ',');
-  if (ok && isfinite (v))
-    g_string_append (s, g_ascii_formatd (buf, sizeof buf, "%.6g", v));
-}
-
-/* One measured row.  @unit "ms": @med, @q1 and @q3 are times per frame;
- * "fps": frames per second.  @bytes <= 0: no bytes (gbps left empty).
- * @ceiling NULL: none; else @ceiling_fps is the frame rate that ceiling
- * allows for this row's bytes, and share = fps / ceiling_fps. */
-static void
-csv_row (const char *variant, int w, int h, const char *format,
-    int parallel, const char *unit, double med, double q1, double q3,
-    double bytes, const char *ceiling, double ceiling_fps)
-{
-  GString *s;
-  double fps, gbps;
-  int has_ceiling = ceiling && *ceiling && ceiling_fps > 0;
-
-  if (!csv_file)
-    return;
-  fps = !strcmp (unit, "ms") ? (med > 0 ? 1e3 / med : 0) : med;
-  gbps = bytes > 0 && fps > 0 ? bytes * fps / 1e9 : 0;
-  s = g_string_new (NULL);
-  csv_text (s, "cudaedge-bench");
-  csv_text (s, variant);
-  g_string_append_printf (s, ",%d,%d", w, h);
-  csv_text (s, format);
-  g_string_append_printf (s, ",%d", parallel);
-  csv_text (s, unit);
-  csv_num (s, med, 1);
-  csv_num (s, q1, 1);
-  csv_num (s, q3, 1);
-  csv_num (s, q3 - q1, 1);
-  if (bytes > 0)
-    g_string_append_printf (s, ",%.0f", bytes);
-  else
-    g_string_append_c (s, ',');
-  csv_num (s, gbps, gbps > 0);
-  csv_num (s, fps, fps > 0);
-  csv_text (s, has_ceiling ? ceiling : "");
-  csv_num (s, ceiling_fps, has_ceiling);
-  csv_num (s, fps / ceiling_fps, has_ceiling && fps > 0);
-  g_string_append_c (s, '\n');
-  if (fputs (s->str, csv_file) == EOF || fflush (csv_file) != 0)
-    die ("write error on --csv: %s", strerror (errno));
-  g_string_free (s, TRUE);
 }
 
 /* ------------------------------------------------------------------ */
@@ -687,7 +472,7 @@ pools_alloc (int w, int h, int with_npp)
     printf ("note: rotation reduced to fit memory (%.0f MiB free)\n",
         free_b / (double) MIB);
     if (total > free_b)
-      die ("frame %dx%d needs %.0f MiB of device buffers, only %.0f MiB "
+      bench_die ("frame %dx%d needs %.0f MiB of device buffers, only %.0f MiB "
           "free", w, h, total / (double) MIB, free_b / (double) MIB);
   }
   for (k = 0; k < K_COUNT; k++) {
@@ -977,7 +762,7 @@ enqueue (int v, unsigned idx)
       break;
 #endif
     default:
-      die ("internal: variant %d not available in this build", v);
+      bench_die ("internal: variant %d not available in this build", v);
   }
 }
 
@@ -1264,7 +1049,7 @@ cpu_bands_init (cpu_bands * cb, int n_threads)
     cb->pool = g_thread_pool_new (cpu_band_worker, cb, n_threads - 1, TRUE,
         &err);
     if (!cb->pool)
-      die ("cannot start %d CPU threads: %s", n_threads - 1,
+      bench_die ("cannot start %d CPU threads: %s", n_threads - 1,
           err ? err->message : "?");
   }
 }
@@ -1310,7 +1095,7 @@ cpu_bands_edge (cpu_bands * cb, const ce_frame * src,
     GError *err = NULL;
 
     if (!g_thread_pool_push (cb->pool, GINT_TO_POINTER (i + 1), &err))
-      die ("cannot queue a CPU band: %s", err ? err->message : "?");
+      bench_die ("cannot queue a CPU band: %s", err ? err->message : "?");
   }
   cpu_band_run (cb, n - 1);
   g_mutex_lock (&cb->lock);
@@ -1318,7 +1103,7 @@ cpu_bands_edge (cpu_bands * cb, const ce_frame * src,
     g_cond_wait (&cb->done, &cb->lock);
   g_mutex_unlock (&cb->lock);
   if (cb->status != CE_STATUS_OK)
-    die ("ce_cpu_edge_rows failed: %s: %s", ce_status_string (cb->status),
+    bench_die ("ce_cpu_edge_rows failed: %s: %s", ce_status_string (cb->status),
         ce_last_error ());
 }
 
@@ -1506,7 +1291,7 @@ print_row_full (const char *name, const char *format, int parallel,
   printf ("  %-32s %10.4f %9.4f %10.2f %9.1f %8s  %s%s%s\n", name, st.med,
       st.p75 - st.p25, bytes / 1e6, gbps, pct, cname,
       (*cname && note && *note) ? "; " : "", note ? note : "");
-  csv_row (name, g.w, g.h, format, parallel, "ms", st.med, st.p25, st.p75,
+  bench_csv_row (name, g.w, g.h, format, parallel, "ms", st.med, st.p25, st.p75,
       bytes, cname, ceil_fps);
   return gbps;
 }
@@ -2068,6 +1853,7 @@ main (int argc, char **argv)
   int pw, ph;
   ce_edge_params p;
 
+  bench_init ("cudaedge-bench");
   setvbuf (stdout, NULL, _IOLBF, 0);
   parse_args (argc, argv);
 
@@ -2081,7 +1867,7 @@ main (int argc, char **argv)
     return 77;
   }
   if (cs != CE_STATUS_OK)
-    die ("ce_cuda_device_count: %s: %s", ce_status_string (cs),
+    bench_die ("ce_cuda_device_count: %s: %s", ce_status_string (cs),
         ce_last_error ());
   ce = cudaGetDeviceCount (&count);
   if (ce == cudaErrorNoDevice || ce == cudaErrorInsufficientDriver ||
@@ -2091,7 +1877,7 @@ main (int argc, char **argv)
   }
   CK (ce);
   if (opt.device >= count)
-    die ("--device %d: only %d device(s)", opt.device, count);
+    bench_die ("--device %d: only %d device(s)", opt.device, count);
 
   cs = ce_cuda_ctx_new (opt.device, opt.streams, &g.ctx);
   if (cs == CE_STATUS_NO_DEVICE) {
@@ -2148,7 +1934,7 @@ main (int argc, char **argv)
 
   print_device_header ();
   if (opt.csv)
-    csv_open (opt.csv);
+    bench_csv_open (opt.csv);
 
   /* the picture: correctness checks and --out-dir */
   if (opt.pgm_in) {
@@ -2181,7 +1967,7 @@ main (int argc, char **argv)
   CK (cudaFreeHost ((void *) g.gate));
   ce_cuda_ctx_free (g.ctx1);
   ce_cuda_ctx_free (g.ctx);
-  csv_close ();
+  bench_csv_close ();
   if (g.gate_timeouts) {
     fprintf (stderr, "cudaedge-bench: the gate timed out %d time(s); those "
         "rows' times are not the GPU's alone\n", g.gate_timeouts);

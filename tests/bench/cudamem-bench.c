@@ -78,12 +78,10 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cuda_runtime_api.h>
 
@@ -96,6 +94,8 @@
 #include <gst/cuda/gstcudabufferpool.h>
 #include <gst/cuda/gstcudautils.h>
 
+#include "bench-gst.h"
+#include "bench-util.h"
 #include "cudaedge-core.h"
 #include "cudaedge-device.h"
 
@@ -126,39 +126,18 @@
 /* ------------------------------------------------------------------ */
 /* Errors */
 
-static void die (const char *fmt, ...) G_GNUC_PRINTF (1, 2) G_GNUC_NORETURN;
-
-static void
-die (const char *fmt, ...)
-{
-  va_list ap;
-
-  fflush (stdout);
-  fprintf (stderr, "cudamem-bench: error: ");
-  va_start (ap, fmt);
-  vfprintf (stderr, fmt, ap);
-  va_end (ap);
-  fprintf (stderr, "\n");
-  exit (1);
-}
-
 #define CK(x) do { cudaError_t e_ = (x); \
-    if (e_ != cudaSuccess) die ("%s:%d: %s failed: %s (%s)", __FILE__, \
+    if (e_ != cudaSuccess) bench_die ("%s:%d: %s failed: %s (%s)", __FILE__, \
         __LINE__, #x, cudaGetErrorString (e_), cudaGetErrorName (e_)); \
   } while (0)
 
 #define CE_CK(x) do { ce_status s_ = (x); \
-    if (s_ != CE_STATUS_OK) die ("%s:%d: %s failed: %s: %s", __FILE__, \
+    if (s_ != CE_STATUS_OK) bench_die ("%s:%d: %s failed: %s: %s", __FILE__, \
         __LINE__, #x, ce_status_string (s_), ce_last_error ()); \
   } while (0)
 
 /* ------------------------------------------------------------------ */
 /* Options */
-
-typedef struct
-{
-  int w, h;
-} size2;
 
 typedef struct
 {
@@ -262,66 +241,6 @@ usage (FILE * f)
       DEFAULT_FRAMES_1080P, DEFAULT_WARMUP, DEFAULT_RUNS);
 }
 
-static void bad_option (const char *fmt, ...) G_GNUC_PRINTF (1, 2)
-    G_GNUC_NORETURN;
-
-static void
-bad_option (const char *fmt, ...)
-{
-  va_list ap;
-
-  fprintf (stderr, "cudamem-bench: ");
-  va_start (ap, fmt);
-  vfprintf (stderr, fmt, ap);
-  va_end (ap);
-  fprintf (stderr, "\n");
-  exit (2);
-}
-
-static int
-parse_int (const char *s, int lo, int hi, const char *what)
-{
-  char *end;
-  long v;
-
-  errno = 0;
-  v = strtol (s, &end, 10);
-  if (errno || end == s || *end || v < lo || v > hi)
-    bad_option ("bad %s '%s' (%d ... %d)", what, s, lo, hi);
-  return (int) v;
-}
-
-static gboolean
-try_parse_size (const char *s, size2 * r)
-{
-  char *end;
-  long w, h;
-
-  errno = 0;
-  w = strtol (s, &end, 10);
-  if (errno || end == s || (*end != 'x' && *end != 'X'))
-    return FALSE;
-  s = end + 1;
-  h = strtol (s, &end, 10);
-  if (errno || end == s || *end)
-    return FALSE;
-  if (w < 8 || h < 8 || w > 16384 || h > 16384)
-    return FALSE;
-  r->w = (int) w;
-  r->h = (int) h;
-  return TRUE;
-}
-
-static size2
-parse_size (const char *s)
-{
-  size2 r = { 0, 0 };
-
-  if (!try_parse_size (s, &r))
-    bad_option ("bad --size '%s' (WxH, 8 ... 16384)", s);
-  return r;
-}
-
 /* SIZE=FPS,SIZE=FPS,... or FPS,FPS,... in the order of the sizes. */
 static void
 parse_system_fps (const char *list)
@@ -348,7 +267,7 @@ parse_system_fps (const char *list)
     gboolean named = FALSE;
 
     if (opt.n_system >= MAX_SYSTEM_FPS)
-      bad_option ("--system-fps: at most %d entries", MAX_SYSTEM_FPS);
+      bench_bad_option ("--system-fps: at most %d entries", MAX_SYSTEM_FPS);
     sr = &opt.system[opt.n_system];
     sr->position = i;
     if (eq) {
@@ -360,35 +279,17 @@ parse_system_fps (const char *list)
           named = TRUE;
         }
       }
-      if (!named && !try_parse_size (items[i], &sr->size))
-        bad_option ("--system-fps: unknown size '%s' (720p, 1080p, 4k, "
+      if (!named && !bench_try_parse_size (items[i], 16384, &sr->size))
+        bench_bad_option ("--system-fps: unknown size '%s' (720p, 1080p, 4k, "
             "2160p, 8k, 4320p or WxH)", items[i]);
     }
     errno = 0;
     sr->fps = strtod (value, &end);
     if (errno || end == value || *end || !(sr->fps > 0))
-      bad_option ("--system-fps: bad frame rate '%s'", value);
+      bench_bad_option ("--system-fps: bad frame rate '%s'", value);
     opt.n_system++;
   }
   g_strfreev (items);
-}
-
-static const char *
-opt_value (int argc, char **argv, int *i, const char *name)
-{
-  size_t n = strlen (name);
-  const char *a = argv[*i];
-
-  if (strncmp (a, name, n) != 0)
-    return NULL;
-  if (a[n] == '=')
-    return a + n + 1;
-  if (a[n] != '\0')
-    return NULL;
-  if (*i + 1 >= argc)
-    bad_option ("%s needs a value", name);
-  (*i)++;
-  return argv[*i];
 }
 
 static void
@@ -401,25 +302,25 @@ parse_args (int argc, char **argv)
     if (!strcmp (argv[i], "--help") || !strcmp (argv[i], "-h")) {
       usage (stdout);
       exit (0);
-    } else if ((v = opt_value (argc, argv, &i, "--size"))) {
+    } else if ((v = bench_opt_value (argc, argv, &i, "--size"))) {
       if (opt.n_sizes >= MAX_SIZES)
-        bad_option ("at most %d --size", MAX_SIZES);
-      opt.sizes[opt.n_sizes++] = parse_size (v);
-    } else if ((v = opt_value (argc, argv, &i, "--frames"))) {
-      opt.frames = parse_int (v, 1, 10000000, "--frames");
-    } else if ((v = opt_value (argc, argv, &i, "--warmup"))) {
-      opt.warmup = parse_int (v, 1, 1000000, "--warmup");
-    } else if ((v = opt_value (argc, argv, &i, "--runs"))) {
-      opt.runs = parse_int (v, 1, 1000, "--runs");
-    } else if ((v = opt_value (argc, argv, &i, "--device"))) {
-      opt.device = parse_int (v, 0, 1024, "--device");
-    } else if ((v = opt_value (argc, argv, &i, "--queue"))) {
-      opt.queue = parse_int (v, 0, 1000000, "--queue");
-    } else if ((v = opt_value (argc, argv, &i, "--system-fps"))) {
+        bench_bad_option ("at most %d --size", MAX_SIZES);
+      opt.sizes[opt.n_sizes++] = bench_parse_size (v, 16384);
+    } else if ((v = bench_opt_value (argc, argv, &i, "--frames"))) {
+      opt.frames = bench_parse_int (v, 1, 10000000, "--frames");
+    } else if ((v = bench_opt_value (argc, argv, &i, "--warmup"))) {
+      opt.warmup = bench_parse_int (v, 1, 1000000, "--warmup");
+    } else if ((v = bench_opt_value (argc, argv, &i, "--runs"))) {
+      opt.runs = bench_parse_int (v, 1, 1000, "--runs");
+    } else if ((v = bench_opt_value (argc, argv, &i, "--device"))) {
+      opt.device = bench_parse_int (v, 0, 1024, "--device");
+    } else if ((v = bench_opt_value (argc, argv, &i, "--queue"))) {
+      opt.queue = bench_parse_int (v, 0, 1000000, "--queue");
+    } else if ((v = bench_opt_value (argc, argv, &i, "--system-fps"))) {
       parse_system_fps (v);
-    } else if ((v = opt_value (argc, argv, &i, "--csv"))) {
+    } else if ((v = bench_opt_value (argc, argv, &i, "--csv"))) {
       opt.csv = v;
-    } else if ((v = opt_value (argc, argv, &i, "--element"))) {
+    } else if ((v = bench_opt_value (argc, argv, &i, "--element"))) {
       gsize k;
 
       opt.el = NULL;
@@ -427,7 +328,8 @@ parse_args (int argc, char **argv)
         if (!strcmp (v, elements[k].name))
           opt.el = &elements[k];
       if (!opt.el)
-        bad_option ("unknown --element '%s' (cudaedge or cudaupscale)", v);
+        bench_bad_option ("unknown --element '%s' (cudaedge or "
+            "cudaupscale)", v);
     } else {
       fprintf (stderr, "cudamem-bench: unknown option '%s'\n", argv[i]);
       usage (stderr);
@@ -445,7 +347,7 @@ parse_args (int argc, char **argv)
     if (sr->size.w)
       continue;
     if (sr->position >= opt.n_sizes)
-      bad_option ("--system-fps: rate %d (%g) has no frame size: %d "
+      bench_bad_option ("--system-fps: rate %d (%g) has no frame size: %d "
           "size(s)", sr->position + 1, sr->fps, opt.n_sizes);
     sr->size = opt.sizes[sr->position];
   }
@@ -484,158 +386,6 @@ system_fps_for (size2 s)
   return 0;
 }
 
-static int
-cmp_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-
-  return x < y ? -1 : x > y;
-}
-
-/* Median of @v (sorted in place); @spread gets (max - min) / median in
- * percent. */
-static double
-median_spread (double *v, int n, double *spread)
-{
-  double med;
-
-  qsort (v, n, sizeof (double), cmp_double);
-  med = n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-  if (spread)
-    *spread = med > 0 ? 100.0 * (v[n - 1] - v[0]) / med : 0;
-  return med;
-}
-
-/* The @q quantile of @sorted, interpolated between neighbours. */
-static double
-percentile (const double *sorted, int n, double q)
-{
-  double pos = q * (n - 1);
-  int i = (int) pos;
-
-  if (i + 1 >= n)
-    return sorted[n - 1];
-  return sorted[i] + (pos - i) * (sorted[i + 1] - sorted[i]);
-}
-
-/* ------------------------------------------------------------------ */
-/* --csv: the same columns in cudaedge-bench, element-bench and
- * cudamem-bench, documented at the top of tools/perf-plots.py. */
-
-#define CSV_HEADER "bench,variant,width,height,format,parallel,unit," \
-  "median,q1,q3,iqr,bytes,gbps,fps,ceiling,ceiling_value,share"
-
-static FILE *csv_file;
-
-/* Appends to @path; writes the header when the file is new or empty, and
- * refuses a file whose first line is another header. */
-static void
-csv_open (const char *path)
-{
-  char line[512];
-  long size;
-  FILE *f = fopen (path, "a+");
-
-  if (!f)
-    die ("cannot open --csv '%s': %s", path, strerror (errno));
-  if (fseek (f, 0, SEEK_END) != 0 || (size = ftell (f)) < 0)
-    die ("cannot seek in --csv '%s': %s", path, strerror (errno));
-  if (size > 0) {
-    rewind (f);
-    if (!fgets (line, sizeof line, f))
-      die ("cannot read the first line of --csv '%s'", path);
-    line[strcspn (line, "\r\n")] = '\0';
-    if (strcmp (line, CSV_HEADER) != 0)
-      die ("--csv '%s' has other columns (first line '%s', expected '%s')",
-          path, line, CSV_HEADER);
-    if (fseek (f, 0, SEEK_END) != 0)
-      die ("cannot seek in --csv '%s': %s", path, strerror (errno));
-  } else if (fputs (CSV_HEADER "\n", f) == EOF || fflush (f) != 0) {
-    die ("cannot write --csv '%s': %s", path, strerror (errno));
-  }
-  csv_file = f;
-}
-
-static void
-csv_close (void)
-{
-  if (csv_file && fclose (csv_file) != 0)
-    die ("error closing --csv: %s", strerror (errno));
-  csv_file = NULL;
-}
-
-static void
-csv_text (GString * s, const char *t)
-{
-  if (s->len)
-    g_string_append_c (s, ',');
-  if (!strpbrk (t, ",\"\r\n")) {
-    g_string_append (s, t);
-    return;
-  }
-  g_string_append_c (s, '"');
-  for (; *t; t++) {
-    if (*t == '"')
-      g_string_append_c (s, '"');
-    g_string_append_c (s, *t);
-  }
-  g_string_append_c (s, '"');
-}
-
-/* An empty field unless @ok; '.' as the decimal point in every locale. */
-static void
-csv_num (GString * s, double v, int ok)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  g_string_append_c (s, ',');
-  if (ok && isfinite (v))
-    g_string_append (s, g_ascii_formatd (buf, sizeof buf, "%.6g", v));
-}
-
-/* One measured row.  @unit "ms": @med, @q1 and @q3 are times per frame;
- * "fps": frames per second.  @bytes <= 0: no bytes (gbps left empty).
- * @ceiling NULL: none; else @ceiling_fps is the frame rate that ceiling
- * allows for this row's bytes, and share = fps / ceiling_fps. */
-static void
-csv_row (const char *variant, int w, int h, const char *format,
-    int parallel, const char *unit, double med, double q1, double q3,
-    double bytes, const char *ceiling, double ceiling_fps)
-{
-  GString *s;
-  double fps, gbps;
-  int has_ceiling = ceiling && *ceiling && ceiling_fps > 0;
-
-  if (!csv_file)
-    return;
-  fps = !strcmp (unit, "ms") ? (med > 0 ? 1e3 / med : 0) : med;
-  gbps = bytes > 0 && fps > 0 ? bytes * fps / 1e9 : 0;
-  s = g_string_new (NULL);
-  csv_text (s, "cudamem-bench");
-  csv_text (s, variant);
-  g_string_append_printf (s, ",%d,%d", w, h);
-  csv_text (s, format);
-  g_string_append_printf (s, ",%d", parallel);
-  csv_text (s, unit);
-  csv_num (s, med, 1);
-  csv_num (s, q1, 1);
-  csv_num (s, q3, 1);
-  csv_num (s, q3 - q1, 1);
-  if (bytes > 0)
-    g_string_append_printf (s, ",%.0f", bytes);
-  else
-    g_string_append_c (s, ',');
-  csv_num (s, gbps, gbps > 0);
-  csv_num (s, fps, fps > 0);
-  csv_text (s, has_ceiling ? ceiling : "");
-  csv_num (s, ceiling_fps, has_ceiling);
-  csv_num (s, fps / ceiling_fps, has_ceiling && fps > 0);
-  g_string_append_c (s, '\n');
-  if (fputs (s->str, csv_file) == EOF || fflush (csv_file) != 0)
-    die ("write error on --csv: %s", strerror (errno));
-  g_string_free (s, TRUE);
-}
-
 /* ------------------------------------------------------------------ */
 /* Input frames in CUDA memory */
 
@@ -668,7 +418,7 @@ fill_frame (GstBuffer * buf, const GstVideoInfo * info, guint32 seed)
   gint stride, y, i;
 
   if (!gst_video_frame_map (&frame, info, buf, GST_MAP_WRITE))
-    die ("cannot map an input frame in host memory for writing");
+    bench_die ("cannot map an input frame in host memory for writing");
   stride = GST_VIDEO_FRAME_PLANE_STRIDE (&frame, 0);
   for (y = 0; y < GST_VIDEO_FRAME_HEIGHT (&frame); y++) {
     row = (guint8 *) GST_VIDEO_FRAME_PLANE_DATA (&frame, 0) + (gsize) y *
@@ -687,7 +437,7 @@ fill_frame (GstBuffer * buf, const GstVideoInfo * info, guint32 seed)
   gst_video_frame_unmap (&frame);
 
   if (!gst_buffer_map (buf, &map, GST_MAP_READ | GST_MAP_CUDA))
-    die ("cannot map an input frame in CUDA memory (upload failed)");
+    bench_die ("cannot map an input frame in CUDA memory (upload failed)");
   gst_buffer_unmap (buf, &map);
 }
 
@@ -704,12 +454,12 @@ make_inputs (input_set * in, GstCudaContext * ctx, GstVideoFormat format,
   memset (in, 0, sizeof *in);
   gst_video_info_init (&in->info);
   if (!gst_video_info_set_format (&in->info, format, s.w, s.h))
-    die ("cannot describe %s %dx%d", fmt, s.w, s.h);
+    bench_die ("cannot describe %s %dx%d", fmt, s.w, s.h);
   GST_VIDEO_INFO_FPS_N (&in->info) = 1000;
   GST_VIDEO_INFO_FPS_D (&in->info) = 1;
   in->caps = gst_video_info_to_caps (&in->info);
   if (!in->caps)
-    die ("cannot make caps for %s %dx%d", fmt, s.w, s.h);
+    bench_die ("cannot make caps for %s %dx%d", fmt, s.w, s.h);
   gst_caps_set_features (in->caps, 0,
       gst_caps_features_new (GST_CAPS_FEATURE_MEMORY_CUDA_MEMORY, NULL));
 
@@ -726,25 +476,25 @@ make_inputs (input_set * in, GstCudaContext * ctx, GstVideoFormat format,
     if (!gst_buffer_pool_config_validate_params (config, in->caps, size, n,
             n)) {
       gst_structure_free (config);
-      die ("GstCudaBufferPool rejected %s %dx%d in CUDA memory", fmt, s.w,
+      bench_die ("GstCudaBufferPool rejected %s %dx%d in CUDA memory", fmt, s.w,
           s.h);
     }
     if (!gst_buffer_pool_set_config (in->pool, config))
-      die ("GstCudaBufferPool rejected its own adjusted configuration");
+      bench_die ("GstCudaBufferPool rejected its own adjusted configuration");
   }
   if (!gst_buffer_pool_set_active (in->pool, TRUE))
-    die ("cannot activate the GstCudaBufferPool (%dx%d)", s.w, s.h);
+    bench_die ("cannot activate the GstCudaBufferPool (%dx%d)", s.w, s.h);
 
   for (i = 0; i < n; i++) {
     GstFlowReturn ret = gst_buffer_pool_acquire_buffer (in->pool,
         &in->bufs[i], NULL);
 
     if (ret != GST_FLOW_OK || !in->bufs[i])
-      die ("acquiring input frame %d from the GstCudaBufferPool: %s", i,
+      bench_die ("acquiring input frame %d from the GstCudaBufferPool: %s", i,
           gst_flow_get_name (ret));
     in->n_bufs = i + 1;
     if (!is_cuda_memory_of (gst_buffer_peek_memory (in->bufs[i], 0), ctx))
-      die ("the GstCudaBufferPool gave memory that is not CUDA memory of "
+      bench_die ("the GstCudaBufferPool gave memory that is not CUDA memory of "
           "its context");
     fill_frame (in->bufs[i], &in->info, i + 1);
   }
@@ -760,7 +510,7 @@ free_inputs (input_set * in)
   in->n_bufs = 0;
   if (in->pool) {
     if (!gst_buffer_pool_set_active (in->pool, FALSE))
-      die ("cannot deactivate the GstCudaBufferPool");
+      bench_die ("cannot deactivate the GstCudaBufferPool");
     gst_object_unref (in->pool);
   }
   gst_caps_unref (in->caps);
@@ -786,14 +536,14 @@ static void
 push_context (GstCudaContext * ctx)
 {
   if (!gst_cuda_context_push (ctx))
-    die ("gst_cuda_context_push failed");
+    bench_die ("gst_cuda_context_push failed");
 }
 
 static void
 pop_context (void)
 {
   if (!gst_cuda_context_pop (NULL))
-    die ("gst_cuda_context_pop failed");
+    bench_die ("gst_cuda_context_pop failed");
 }
 
 /* @n frames back to back: KERNEL_BATCH frames queued on one slot, then on
@@ -847,7 +597,7 @@ measure_kernel (GstCudaContext * ctx, input_set * in, int frames)
   for (i = 0; i < in->n_bufs; i++) {
     if (!gst_video_frame_map (&vf[i], &in->info, in->bufs[i],
             GST_MAP_READ | GST_MAP_CUDA))
-      die ("cannot map input frame %d in CUDA memory", i);
+      bench_die ("cannot map input frame %d in CUDA memory", i);
     src[i].data = GST_VIDEO_FRAME_PLANE_DATA (&vf[i], 0);
     src[i].stride = GST_VIDEO_FRAME_PLANE_STRIDE (&vf[i], 0);
     src[i].width = GST_VIDEO_FRAME_WIDTH (&vf[i]);
@@ -882,9 +632,9 @@ measure_kernel (GstCudaContext * ctx, input_set * in, int frames)
 
   for (i = 0; i < in->n_bufs; i++)
     gst_video_frame_unmap (&vf[i]);
-  kc.fps = median_spread (fps, KERNEL_REPS, &kc.spread);    /* sorts */
-  kc.q1 = percentile (fps, KERNEL_REPS, 0.25);
-  kc.q3 = percentile (fps, KERNEL_REPS, 0.75);
+  kc.fps = bench_median (fps, KERNEL_REPS, &kc.spread);    /* sorts */
+  kc.q1 = bench_percentile (fps, KERNEL_REPS, 0.25);
+  kc.q3 = bench_percentile (fps, KERNEL_REPS, 0.75);
   return kc;
 }
 
@@ -927,9 +677,9 @@ measure_d2h (GstCudaContext * ctx, size_t bytes)
   CK (cudaFreeHost (h_buf));
   pop_context ();
 
-  lc.us = median_spread (t, LINK_REPS, NULL);  /* sorts */
-  lc.q1_us = percentile (t, LINK_REPS, 0.25);
-  lc.q3_us = percentile (t, LINK_REPS, 0.75);
+  lc.us = bench_median (t, LINK_REPS, NULL);  /* sorts */
+  lc.q1_us = bench_percentile (t, LINK_REPS, 0.25);
+  lc.q3_us = bench_percentile (t, LINK_REPS, 0.75);
   lc.gbs = lc.us > 0 ? bytes / (lc.us * 1e3) : 0;
   return lc;
 }
@@ -1019,41 +769,20 @@ note_have_context (bench_pipeline * p, GstMessage * msg)
 }
 
 /* Errors can come from a streaming thread while the main thread is blocked
- * in gst_app_src_push_buffer (block=true): report and leave from here,
- * unless the caller waits for the error itself. */
+ * in gst_app_src_push_buffer (block=true): report and leave from here
+ * (bench_bus_report ()), unless the caller waits for the error itself. */
 static GstBusSyncReply
 bus_sync_handler (GstBus * bus, GstMessage * msg, gpointer user_data)
 {
   bench_pipeline *p = user_data;
-  GError *err = NULL;
-  gchar *dbg = NULL;
 
   (void) bus;
-  switch (GST_MESSAGE_TYPE (msg)) {
-    case GST_MESSAGE_HAVE_CONTEXT:
-      if (p)
-        note_have_context (p, msg);
-      break;
-    case GST_MESSAGE_ERROR:
-      if (p && p->expect_error)
-        break;
-      gst_message_parse_error (msg, &err, &dbg);
-      fflush (stdout);
-      fprintf (stderr, "cudamem-bench: error: from %s: %s\n  debug: %s\n",
-          GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message,
-          dbg ? dbg : "(none)");
-      fflush (stderr);
-      _exit (1);
-    case GST_MESSAGE_WARNING:
-      gst_message_parse_warning (msg, &err, &dbg);
-      fprintf (stderr, "cudamem-bench: warning: from %s: %s\n  debug: %s\n",
-          GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message,
-          dbg ? dbg : "(none)");
-      g_error_free (err);
-      g_free (dbg);
-      break;
-    default:
-      break;
+  if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_HAVE_CONTEXT) {
+    if (p)
+      note_have_context (p, msg);
+  } else if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ERROR || !p
+      || !p->expect_error) {
+    bench_bus_report (msg);
   }
   return GST_BUS_PASS;
 }
@@ -1083,7 +812,7 @@ pipeline_new (bench_pipeline * p, GstCudaContext * ctx, input_set * in,
   }
   p->pipeline = gst_parse_launch (desc, &err);
   if (err || !p->pipeline)
-    die ("gst_parse_launch (\"%s\"): %s", desc,
+    bench_die ("gst_parse_launch (\"%s\"): %s", desc,
         err ? err->message : "no pipeline");
   g_free (desc);
   p->appsrc = gst_bin_get_by_name (GST_BIN (p->pipeline), "src");
@@ -1091,13 +820,13 @@ pipeline_new (bench_pipeline * p, GstCudaContext * ctx, input_set * in,
       : NULL;
   p->sink = gst_bin_get_by_name (GST_BIN (p->pipeline), "sink");
   if (!p->appsrc || (with_element && !p->el) || !p->sink)
-    die ("the pipeline lacks src, el or sink");
+    bench_die ("the pipeline lacks src, el or sink");
 
   /* The element's context comes from the application, as a decoder's
    * would come from its neighbour. */
   context = gst_context_new_cuda_context (ctx);
   if (!context)
-    die ("gst_context_new_cuda_context failed");
+    bench_die ("gst_context_new_cuda_context failed");
   gst_element_set_context (p->pipeline, context);
   gst_context_unref (context);
 
@@ -1115,7 +844,7 @@ pipeline_free (bench_pipeline * p)
 {
   if (gst_element_set_state (p->pipeline, GST_STATE_NULL) ==
       GST_STATE_CHANGE_FAILURE)
-    die ("the pipeline failed to go to NULL");
+    bench_die ("the pipeline failed to go to NULL");
   gst_bus_set_sync_handler (p->bus, NULL, NULL, NULL);
   gst_object_unref (p->bus);
   gst_object_unref (p->sink);
@@ -1135,7 +864,7 @@ push (GstElement * appsrc, GstBuffer * buf, guint64 i)
   GST_BUFFER_DURATION (buf) = GST_SECOND / 1000;
   ret = gst_app_src_push_buffer (GST_APP_SRC (appsrc), buf);
   if (ret != GST_FLOW_OK)
-    die ("pushing frame %" G_GUINT64_FORMAT ": %s", i,
+    bench_die ("pushing frame %" G_GUINT64_FORMAT ": %s", i,
         gst_flow_get_name (ret));
 }
 
@@ -1150,16 +879,16 @@ check_element_context (GstElement * el, GstCudaContext * ctx)
   GstPad *pad = gst_element_get_static_pad (el, "src");
 
   if (!pad || !gst_pad_query (pad, q))
-    die ("%s did not answer a CONTEXT query for %s: it holds no "
+    bench_die ("%s did not answer a CONTEXT query for %s: it holds no "
         "GStreamer CUDA context", opt.el->name, GST_CUDA_CONTEXT_TYPE);
   gst_object_unref (pad);
   gst_query_parse_context (q, &context);
   if (!context || !gst_structure_get (gst_context_get_structure (context),
           GST_CUDA_CONTEXT_TYPE, GST_TYPE_CUDA_CONTEXT, &used, NULL))
-    die ("%s's answer to a CONTEXT query holds no GstCudaContext",
+    bench_die ("%s's answer to a CONTEXT query holds no GstCudaContext",
         opt.el->name);
   if (used != ctx)
-    die ("%s works in another GstCudaContext (%s) than the one "
+    bench_die ("%s works in another GstCudaContext (%s) than the one "
         "given to the pipeline (%s)", opt.el->name, GST_OBJECT_NAME (used),
         GST_OBJECT_NAME (ctx));
   gst_object_unref (used);
@@ -1191,14 +920,14 @@ run_element (GstCudaContext * ctx, input_set * in, int mode,
   pd.end_mark = total;
   sinkpad = gst_element_get_static_pad (p.sink, "sink");
   if (!sinkpad)
-    die ("fakesink has no sink pad");
+    bench_die ("fakesink has no sink pad");
   gst_pad_add_probe (sinkpad, GST_PAD_PROBE_TYPE_BUFFER, count_probe, &pd,
       NULL);
   gst_object_unref (sinkpad);
 
   if (gst_element_set_state (p.pipeline, GST_STATE_PLAYING) ==
       GST_STATE_CHANGE_FAILURE)
-    die ("the %s pipeline failed to go to PLAYING", with_element ?
+    bench_die ("the %s pipeline failed to go to PLAYING", with_element ?
         mode_name[mode] : "element-less");
   for (i = 0; i < total; i++) {
     /* Refill from QUEUE_LOW to QUEUE_HIGH: the queue never runs dry
@@ -1212,7 +941,7 @@ run_element (GstCudaContext * ctx, input_set * in, int mode,
       while (gst_app_src_get_current_level_buffers (GST_APP_SRC (p.appsrc))
           > QUEUE_LOW) {
         if (g_get_monotonic_time () > until)
-          die ("appsrc took no frame within %d s (fakesink saw %"
+          bench_die ("appsrc took no frame within %d s (fakesink saw %"
               G_GUINT64_FORMAT " of %" G_GUINT64_FORMAT " buffers)",
               (int) (EOS_TIMEOUT / GST_SECOND), pd.count, total);
         g_usleep (QUEUE_POLL_US);
@@ -1221,12 +950,12 @@ run_element (GstCudaContext * ctx, input_set * in, int mode,
     push (p.appsrc, gst_buffer_copy (in->bufs[i % in->n_bufs]), i);
   }
   if (gst_app_src_end_of_stream (GST_APP_SRC (p.appsrc)) != GST_FLOW_OK)
-    die ("gst_app_src_end_of_stream failed");
+    bench_die ("gst_app_src_end_of_stream failed");
 
   msg = gst_bus_timed_pop_filtered (p.bus, EOS_TIMEOUT,
       GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
   if (!msg)
-    die ("no EOS within %d s (fakesink saw %" G_GUINT64_FORMAT " of %"
+    bench_die ("no EOS within %d s (fakesink saw %" G_GUINT64_FORMAT " of %"
         G_GUINT64_FORMAT " buffers)", (int) (EOS_TIMEOUT / GST_SECOND),
         pd.count, total);
   if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
@@ -1234,10 +963,10 @@ run_element (GstCudaContext * ctx, input_set * in, int mode,
   gst_message_unref (msg);
 
   if (pd.count != total || pd.t1 <= pd.t0)
-    die ("fakesink saw %" G_GUINT64_FORMAT " buffers, expected %"
+    bench_die ("fakesink saw %" G_GUINT64_FORMAT " buffers, expected %"
         G_GUINT64_FORMAT, pd.count, total);
   if (pd.wrong_memory)
-    die ("%s: %" G_GUINT64_FORMAT " output buffer(s) in the wrong memory "
+    bench_die ("%s: %" G_GUINT64_FORMAT " output buffer(s) in the wrong memory "
         "(the first: %s)", with_element ? mode_name[mode] : "element-less",
         pd.wrong_memory, pd.wrong_what);
   if (with_element)
@@ -1275,28 +1004,29 @@ check_foreign_context (GstCudaContext * ctx)
 
   other = gst_cuda_context_new (opt.device);
   if (!other)
-    die ("cannot create a second GstCudaContext on device %d", opt.device);
+    bench_die ("cannot create a second GstCudaContext on device %d",
+        opt.device);
   make_inputs (&in, other, opt.el->format, (size2) {320, 240}, 1);
   pipeline_new (&p, ctx, &in, (int) opt.el->modes[0]);
   p.expect_error = TRUE;
   if (gst_element_set_state (p.pipeline, GST_STATE_PLAYING) ==
       GST_STATE_CHANGE_FAILURE)
-    die ("the context-check pipeline failed to go to PLAYING");
+    bench_die ("the context-check pipeline failed to go to PLAYING");
   push (p.appsrc, gst_buffer_copy (in.bufs[0]), 0);
   gst_app_src_end_of_stream (GST_APP_SRC (p.appsrc));
 
   msg = gst_bus_timed_pop_filtered (p.bus, CHECK_TIMEOUT,
       GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
   if (!msg)
-    die ("context check: neither an error nor EOS within %d s",
+    bench_die ("context check: neither an error nor EOS within %d s",
         (int) (CHECK_TIMEOUT / GST_SECOND));
   if (GST_MESSAGE_TYPE (msg) != GST_MESSAGE_ERROR)
-    die ("context check: %s accepted a frame in CUDA memory of "
+    bench_die ("context check: %s accepted a frame in CUDA memory of "
         "another GstCudaContext than the pipeline's", opt.el->name);
   gst_message_parse_error (msg, &err, &dbg);
   if (GST_MESSAGE_SRC (msg) != GST_OBJECT (p.el)
       || !g_error_matches (err, GST_STREAM_ERROR, GST_STREAM_ERROR_FORMAT))
-    die ("context check: expected a stream format error from %s, "
+    bench_die ("context check: expected a stream format error from %s, "
         "got from %s: %s (%s)", opt.el->name,
         GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message,
         dbg ? dbg : "no details");
@@ -1346,7 +1076,7 @@ require_element (const char *name, const char *hint)
   GstElementFactory *f = gst_element_factory_find (name);
 
   if (!f)
-    die ("element '%s' not found (%s)", name, hint);
+    bench_die ("element '%s' not found (%s)", name, hint);
   gst_object_unref (f);
 }
 
@@ -1378,15 +1108,15 @@ csv_size (const row * rw, const input_set * in)
   double npx = (double) rw->size.w * rw->size.h;
   int k;
 
-  if (!csv_file)
+  if (!bench_csv_enabled ())
     return;
-  csv_row (opt.el->kernel_name, rw->size.w, rw->size.h, format, 1, "fps",
+  bench_csv_row (opt.el->kernel_name, rw->size.w, rw->size.h, format, 1, "fps",
       rw->kernel.fps, rw->kernel.q1, rw->kernel.q3,
       opt.el->kernel_bytes * npx, NULL, 0);
-  csv_row ("pipeline alone", rw->size.w, rw->size.h, format, 1, "fps",
+  bench_csv_row ("pipeline alone", rw->size.w, rw->size.h, format, 1, "fps",
       rw->pipe.fps, rw->pipe.q1, rw->pipe.q3, 0, NULL, 0);
   if (rw->d2h.us > 0)
-    csv_row ("d2h alone", rw->size.w, rw->size.h, "GRAY8", 1, "fps",
+    bench_csv_row ("d2h alone", rw->size.w, rw->size.h, "GRAY8", 1, "fps",
         1e6 / rw->d2h.us, 1e6 / rw->d2h.q3_us, 1e6 / rw->d2h.q1_us, npx,
         NULL, 0);
   for (k = 0; k < opt.el->n_modes; k++) {
@@ -1402,7 +1132,7 @@ csv_size (const row * rw, const input_set * in)
     else
       bytes = npx + (m == MODE_NV12_CUDA ?
           (double) GST_VIDEO_INFO_SIZE (&in->info) : npx);
-    csv_row (variant, rw->size.w, rw->size.h, format, 1, "fps", mr->fps,
+    bench_csv_row (variant, rw->size.w, rw->size.h, format, 1, "fps", mr->fps,
         mr->q1, mr->q3, bytes, d2h_bound ? "d2h" : "kernel", ceiling);
     g_free (variant);
   }
@@ -1497,6 +1227,7 @@ main (int argc, char **argv)
   struct cudaDeviceProp prop;
   int n, k, m, r;
 
+  bench_init ("cudamem-bench");
   parse_args (argc, argv);
   gst_init (NULL, NULL);
 
@@ -1522,7 +1253,7 @@ main (int argc, char **argv)
   CK (cudaGetDeviceProperties (&prop, opt.device));
   pop_context ();
   if (opt.csv)
-    csv_open (opt.csv);
+    bench_csv_open (opt.csv);
   printf ("cudamem-bench: device %d: %s; %s backend=cuda on %s in "
       "CUDA memory, %d run(s) per pipeline, %d warm-up frames, %d frames "
       "cycled\n", opt.device, prop.name, opt.el->name,
@@ -1546,9 +1277,9 @@ main (int argc, char **argv)
       rw->d2h = measure_d2h (ctx, (size_t) rw->size.w * rw->size.h);
     for (r = 0; r < opt.runs; r++)
       fps[r] = run_element (ctx, &in, -1, rw->frames, NULL);
-    rw->pipe.fps = median_spread (fps, opt.runs, &rw->pipe.spread);
-    rw->pipe.q1 = percentile (fps, opt.runs, 0.25);
-    rw->pipe.q3 = percentile (fps, opt.runs, 0.75);
+    rw->pipe.fps = bench_median (fps, opt.runs, &rw->pipe.spread);
+    rw->pipe.q1 = bench_percentile (fps, opt.runs, 0.25);
+    rw->pipe.q3 = bench_percentile (fps, opt.runs, 0.75);
     if (opt.el->d2h)
       printf ("%dx%d ceilings: kernel alone %.1f fps (%.1f us/frame, spread "
           "%.1f%%); D2H of %d bytes %.1f us -> %.1f fps (%.2f GB/s); the "
@@ -1580,9 +1311,9 @@ main (int argc, char **argv)
         printf ("  %dx%d %s run %d: %.1f fps\n", rw->size.w, rw->size.h,
             mode_name[m], r + 1, fps[r]);
       }
-      mr->fps = median_spread (fps, opt.runs, &mr->spread);    /* sorts */
-      mr->q1 = percentile (fps, opt.runs, 0.25);
-      mr->q3 = percentile (fps, opt.runs, 0.75);
+      mr->fps = bench_median (fps, opt.runs, &mr->spread);    /* sorts */
+      mr->q1 = bench_percentile (fps, opt.runs, 0.25);
+      mr->q3 = bench_percentile (fps, opt.runs, 0.75);
     }
     csv_size (rw, &in);
     g_free (fps);
@@ -1595,7 +1326,7 @@ main (int argc, char **argv)
       if (rows[n].mode[m].stats)
         gst_structure_free (rows[n].mode[m].stats);
   gst_object_unref (ctx);
-  csv_close ();
+  bench_csv_close ();
   gst_deinit ();
   return 0;
 }

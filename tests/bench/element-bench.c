@@ -48,18 +48,19 @@
  */
 #include <errno.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <cuda_runtime_api.h>
 
 #include <gst/gst.h>
 #include <gst/app/gstappsrc.h>
 #include <gst/video/video.h>
+
+#include "bench-gst.h"
+#include "bench-util.h"
 
 #define MAX_SIZES 32
 #define MAX_PIPELINE_COUNTS 16
@@ -77,31 +78,13 @@
 /* ------------------------------------------------------------------ */
 /* Errors */
 
-static void
-die (const char *fmt, ...)
-{
-  va_list ap;
-  fflush (stdout);
-  fprintf (stderr, "element-bench: error: ");
-  va_start (ap, fmt);
-  vfprintf (stderr, fmt, ap);
-  va_end (ap);
-  fprintf (stderr, "\n");
-  exit (1);
-}
-
 #define CK(x) do { cudaError_t e_ = (x); \
-    if (e_ != cudaSuccess) die ("%s:%d: %s failed: %s (%s)", __FILE__, \
+    if (e_ != cudaSuccess) bench_die ("%s:%d: %s failed: %s (%s)", __FILE__, \
         __LINE__, #x, cudaGetErrorString (e_), cudaGetErrorName (e_)); \
   } while (0)
 
 /* ------------------------------------------------------------------ */
 /* Options */
-
-typedef struct
-{
-  int w, h;
-} size2;
 
 static struct
 {
@@ -157,66 +140,6 @@ usage (FILE * f)
       DEFAULT_FRAMES_1080P, DEFAULT_WARMUP, DEFAULT_RUNS);
 }
 
-static int
-parse_int (const char *s, int lo, int hi, const char *what)
-{
-  char *end;
-  long v;
-  errno = 0;
-  v = strtol (s, &end, 10);
-  if (errno || end == s || *end || v < lo || v > hi) {
-    fprintf (stderr, "element-bench: bad %s '%s' (%d ... %d)\n", what, s,
-        lo, hi);
-    exit (2);
-  }
-  return (int) v;
-}
-
-static size2
-parse_size (const char *s)
-{
-  size2 r;
-  const char *arg = s;
-  char *end;
-  long w, h;
-  errno = 0;
-  w = strtol (s, &end, 10);
-  if (errno || end == s || (*end != 'x' && *end != 'X'))
-    goto bad;
-  s = end + 1;
-  h = strtol (s, &end, 10);
-  if (errno || end == s || *end)
-    goto bad;
-  if (w < 8 || h < 8 || w > 16384 || h > 16384)
-    goto bad;
-  r.w = (int) w;
-  r.h = (int) h;
-  return r;
-bad:
-  fprintf (stderr, "element-bench: bad --size '%s' (WxH, 8 ... 16384)\n",
-      arg);
-  exit (2);
-}
-
-static const char *
-opt_value (int argc, char **argv, int *i, const char *name)
-{
-  size_t n = strlen (name);
-  const char *a = argv[*i];
-  if (strncmp (a, name, n) != 0)
-    return NULL;
-  if (a[n] == '=')
-    return a + n + 1;
-  if (a[n] != '\0')
-    return NULL;
-  if (*i + 1 >= argc) {
-    fprintf (stderr, "element-bench: %s needs a value\n", name);
-    exit (2);
-  }
-  (*i)++;
-  return argv[*i];
-}
-
 static void
 parse_args (int argc, char **argv)
 {
@@ -227,53 +150,44 @@ parse_args (int argc, char **argv)
     if (!strcmp (argv[i], "--help") || !strcmp (argv[i], "-h")) {
       usage (stdout);
       exit (0);
-    } else if ((v = opt_value (argc, argv, &i, "--size"))) {
+    } else if ((v = bench_opt_value (argc, argv, &i, "--size"))) {
       if (opt.n_sizes >= MAX_SIZES) {
-        fprintf (stderr, "element-bench: at most %d --size\n", MAX_SIZES);
-        exit (2);
+        bench_bad_option ("at most %d --size", MAX_SIZES);
       }
-      opt.sizes[opt.n_sizes++] = parse_size (v);
-    } else if ((v = opt_value (argc, argv, &i, "--frames"))) {
-      opt.frames = parse_int (v, 1, 10000000, "--frames");
-    } else if ((v = opt_value (argc, argv, &i, "--warmup"))) {
-      opt.warmup = parse_int (v, 0, 1000000, "--warmup");
-    } else if ((v = opt_value (argc, argv, &i, "--runs"))) {
-      opt.runs = parse_int (v, 1, 1000, "--runs");
-    } else if ((v = opt_value (argc, argv, &i, "--pipelines"))) {
+      opt.sizes[opt.n_sizes++] = bench_parse_size (v, 16384);
+    } else if ((v = bench_opt_value (argc, argv, &i, "--frames"))) {
+      opt.frames = bench_parse_int (v, 1, 10000000, "--frames");
+    } else if ((v = bench_opt_value (argc, argv, &i, "--warmup"))) {
+      opt.warmup = bench_parse_int (v, 0, 1000000, "--warmup");
+    } else if ((v = bench_opt_value (argc, argv, &i, "--runs"))) {
+      opt.runs = bench_parse_int (v, 1, 1000, "--runs");
+    } else if ((v = bench_opt_value (argc, argv, &i, "--pipelines"))) {
       gchar **items = g_strsplit (v, ",", -1);
       int k;
 
       for (k = 0; items[k]; k++) {
-        if (opt.n_pipelines >= MAX_PIPELINE_COUNTS) {
-          fprintf (stderr, "element-bench: at most %d pipeline counts\n",
-              MAX_PIPELINE_COUNTS);
-          exit (2);
-        }
-        opt.pipelines[opt.n_pipelines++] = parse_int (g_strstrip (items[k]),
-            1, 64, "--pipelines");
+        if (opt.n_pipelines >= MAX_PIPELINE_COUNTS)
+          bench_bad_option ("at most %d pipeline counts", MAX_PIPELINE_COUNTS);
+        opt.pipelines[opt.n_pipelines++] =
+            bench_parse_int (g_strstrip (items[k]), 1, 64, "--pipelines");
       }
       g_strfreev (items);
-    } else if ((v = opt_value (argc, argv, &i, "--csv"))) {
+    } else if ((v = bench_opt_value (argc, argv, &i, "--csv"))) {
       opt.csv = v;
-    } else if ((v = opt_value (argc, argv, &i, "--devices"))) {
-      opt.devices = parse_int (v, 1, 64, "--devices");
-    } else if ((v = opt_value (argc, argv, &i, "--device"))) {
-      opt.device = parse_int (v, 0, 1024, "--device");
-    } else if ((v = opt_value (argc, argv, &i, "--element"))) {
-      if (strcmp (v, "cudaedge") && strcmp (v, "cudaupscale")) {
-        fprintf (stderr, "element-bench: --element is cudaedge or "
-            "cudaupscale, not '%s'\n", v);
-        exit (2);
-      }
+    } else if ((v = bench_opt_value (argc, argv, &i, "--devices"))) {
+      opt.devices = bench_parse_int (v, 1, 64, "--devices");
+    } else if ((v = bench_opt_value (argc, argv, &i, "--device"))) {
+      opt.device = bench_parse_int (v, 0, 1024, "--device");
+    } else if ((v = bench_opt_value (argc, argv, &i, "--element"))) {
+      if (strcmp (v, "cudaedge") && strcmp (v, "cudaupscale"))
+        bench_bad_option ("--element is cudaedge or cudaupscale, not '%s'",
+            v);
       opt.element = v;
-    } else if ((v = opt_value (argc, argv, &i, "--format"))) {
+    } else if ((v = bench_opt_value (argc, argv, &i, "--format"))) {
       opt.format = v;
-    } else if ((v = opt_value (argc, argv, &i, "--backend"))) {
-      if (strcmp (v, "cuda") && strcmp (v, "cpu") && strcmp (v, "auto")) {
-        fprintf (stderr, "element-bench: --backend is cuda, cpu or auto, "
-            "not '%s'\n", v);
-        exit (2);
-      }
+    } else if ((v = bench_opt_value (argc, argv, &i, "--backend"))) {
+      if (strcmp (v, "cuda") && strcmp (v, "cpu") && strcmp (v, "auto"))
+        bench_bad_option ("--backend is cuda, cpu or auto, not '%s'", v);
       opt.backend = v;
     } else {
       fprintf (stderr, "element-bench: unknown option '%s'\n", argv[i]);
@@ -304,150 +218,6 @@ frames_for (size2 s)
   if (f < 100)
     f = 100;
   return (int) f;
-}
-
-static int
-cmp_double (const void *a, const void *b)
-{
-  double x = *(const double *) a, y = *(const double *) b;
-  return x < y ? -1 : x > y;
-}
-
-static double
-median (double *v, int n)
-{
-  qsort (v, n, sizeof (double), cmp_double);
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-/* The @q quantile of @sorted, interpolated between neighbours. */
-static double
-percentile (const double *sorted, int n, double q)
-{
-  double pos = q * (n - 1);
-  int i = (int) pos;
-
-  if (i + 1 >= n)
-    return sorted[n - 1];
-  return sorted[i] + (pos - i) * (sorted[i + 1] - sorted[i]);
-}
-
-/* ------------------------------------------------------------------ */
-/* --csv: the same columns in cudaedge-bench, element-bench and
- * cudamem-bench, documented at the top of tools/perf-plots.py. */
-
-#define CSV_HEADER "bench,variant,width,height,format,parallel,unit," \
-  "median,q1,q3,iqr,bytes,gbps,fps,ceiling,ceiling_value,share"
-
-static FILE *csv_file;
-
-/* Appends to @path; writes the header when the file is new or empty, and
- * refuses a file whose first line is another header. */
-static void
-csv_open (const char *path)
-{
-  char line[512];
-  long size;
-  FILE *f = fopen (path, "a+");
-
-  if (!f)
-    die ("cannot open --csv '%s': %s", path, strerror (errno));
-  if (fseek (f, 0, SEEK_END) != 0 || (size = ftell (f)) < 0)
-    die ("cannot seek in --csv '%s': %s", path, strerror (errno));
-  if (size > 0) {
-    rewind (f);
-    if (!fgets (line, sizeof line, f))
-      die ("cannot read the first line of --csv '%s'", path);
-    line[strcspn (line, "\r\n")] = '\0';
-    if (strcmp (line, CSV_HEADER) != 0)
-      die ("--csv '%s' has other columns (first line '%s', expected '%s')",
-          path, line, CSV_HEADER);
-    if (fseek (f, 0, SEEK_END) != 0)
-      die ("cannot seek in --csv '%s': %s", path, strerror (errno));
-  } else if (fputs (CSV_HEADER "\n", f) == EOF || fflush (f) != 0) {
-    die ("cannot write --csv '%s': %s", path, strerror (errno));
-  }
-  csv_file = f;
-}
-
-static void
-csv_close (void)
-{
-  if (csv_file && fclose (csv_file) != 0)
-    die ("error closing --csv: %s", strerror (errno));
-  csv_file = NULL;
-}
-
-static void
-csv_text (GString * s, const char *t)
-{
-  if (s->len)
-    g_string_append_c (s, ',');
-  if (!strpbrk (t, ",\"\r\n")) {
-    g_string_append (s, t);
-    return;
-  }
-  g_string_append_c (s, '"');
-  for (; *t; t++) {
-    if (*t == '"')
-      g_string_append_c (s, '"');
-    g_string_append_c (s, *t);
-  }
-  g_string_append_c (s, '"');
-}
-
-/* An empty field unless @ok; '.' as the decimal point in every locale. */
-static void
-csv_num (GString * s, double v, int ok)
-{
-  char buf[G_ASCII_DTOSTR_BUF_SIZE];
-
-  g_string_append_c (s, ',');
-  if (ok && isfinite (v))
-    g_string_append (s, g_ascii_formatd (buf, sizeof buf, "%.6g", v));
-}
-
-/* One measured row.  @unit "ms": @med, @q1 and @q3 are times per frame;
- * "fps": frames per second.  @bytes <= 0: no bytes (gbps left empty).
- * @ceiling NULL: none; else @ceiling_fps is the frame rate that ceiling
- * allows for this row's bytes, and share = fps / ceiling_fps. */
-static void
-csv_row (const char *variant, int w, int h, const char *format,
-    int parallel, const char *unit, double med, double q1, double q3,
-    double bytes, const char *ceiling, double ceiling_fps)
-{
-  GString *s;
-  double fps, gbps;
-  int has_ceiling = ceiling && *ceiling && ceiling_fps > 0;
-
-  if (!csv_file)
-    return;
-  fps = !strcmp (unit, "ms") ? (med > 0 ? 1e3 / med : 0) : med;
-  gbps = bytes > 0 && fps > 0 ? bytes * fps / 1e9 : 0;
-  s = g_string_new (NULL);
-  csv_text (s, "element-bench");
-  csv_text (s, variant);
-  g_string_append_printf (s, ",%d,%d", w, h);
-  csv_text (s, format);
-  g_string_append_printf (s, ",%d", parallel);
-  csv_text (s, unit);
-  csv_num (s, med, 1);
-  csv_num (s, q1, 1);
-  csv_num (s, q3, 1);
-  csv_num (s, q3 - q1, 1);
-  if (bytes > 0)
-    g_string_append_printf (s, ",%.0f", bytes);
-  else
-    g_string_append_c (s, ',');
-  csv_num (s, gbps, gbps > 0);
-  csv_num (s, fps, fps > 0);
-  csv_text (s, has_ceiling ? ceiling : "");
-  csv_num (s, ceiling_fps, has_ceiling);
-  csv_num (s, fps / ceiling_fps, has_ceiling && fps > 0);
-  g_string_append_c (s, '\n');
-  if (fputs (s->str, csv_file) == EOF || fflush (csv_file) != 0)
-    die ("write error on --csv: %s", strerror (errno));
-  g_string_free (s, TRUE);
 }
 
 /* ------------------------------------------------------------------ */
@@ -546,11 +316,11 @@ time_reps (cudaStream_t s1, cudaStream_t s2, cudaEvent_t ev0,
     if (r >= 0)
       t[r] = ms * 1e3 / LINK_BATCH;     /* us per frame */
   }
-  med = median (t, LINK_REPS);  /* sorts */
+  med = bench_median (t, LINK_REPS, NULL);  /* sorts */
   if (q1)
-    *q1 = percentile (t, LINK_REPS, 0.25);
+    *q1 = bench_percentile (t, LINK_REPS, 0.25);
   if (q3)
-    *q3 = percentile (t, LINK_REPS, 0.75);
+    *q3 = bench_percentile (t, LINK_REPS, 0.75);
   return med;
 }
 
@@ -699,35 +469,14 @@ count_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user_data)
 }
 
 /* Errors can come from a streaming thread while the main thread is blocked
- * in gst_app_src_push_buffer (block=true): report and leave from here. */
+ * in gst_app_src_push_buffer (block=true): report and leave from here
+ * (bench_bus_report ()). */
 static GstBusSyncReply
 bus_sync_handler (GstBus * bus, GstMessage * msg, gpointer user_data)
 {
-  GError *err = NULL;
-  gchar *dbg = NULL;
   (void) bus;
   (void) user_data;
-
-  switch (GST_MESSAGE_TYPE (msg)) {
-    case GST_MESSAGE_ERROR:
-      gst_message_parse_error (msg, &err, &dbg);
-      fflush (stdout);
-      fprintf (stderr, "element-bench: error: from %s: %s\n  debug: %s\n",
-          GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message,
-          dbg ? dbg : "(none)");
-      fflush (stderr);
-      _exit (1);
-    case GST_MESSAGE_WARNING:
-      gst_message_parse_warning (msg, &err, &dbg);
-      fprintf (stderr, "element-bench: warning: from %s: %s\n  debug: %s\n",
-          GST_OBJECT_NAME (GST_MESSAGE_SRC (msg)), err->message,
-          dbg ? dbg : "(none)");
-      g_error_free (err);
-      g_free (dbg);
-      break;
-    default:
-      break;
-  }
+  bench_bus_report (msg);
   return GST_BUS_PASS;
 }
 
@@ -739,7 +488,7 @@ fill_buffer (GstBuffer * buf, guint32 seed)
   guint32 x = seed * 2654435761u + 1;
 
   if (!gst_buffer_map (buf, &map, GST_MAP_WRITE))
-    die ("cannot map an input buffer for writing");
+    bench_die ("cannot map an input buffer for writing");
   for (i = 0; i < map.size; i++) {
     x ^= x << 13;
     x ^= x >> 17;
@@ -756,7 +505,7 @@ make_pageable_buffers (input_set * in, const char *why)
   for (i = 0; i < N_POOL_BUFFERS; i++) {
     in->bufs[i] = gst_buffer_new_allocate (NULL, in->info.size, NULL);
     if (!in->bufs[i])
-      die ("gst_buffer_new_allocate (%zu) failed", in->info.size);
+      bench_die ("gst_buffer_new_allocate (%zu) failed", in->info.size);
     fill_buffer (in->bufs[i], i + 1);
   }
   in->n_bufs = N_POOL_BUFFERS;
@@ -781,11 +530,11 @@ get_buffers_from_element (input_set * in, GstElement * el)
 
   sinkpad = gst_element_get_static_pad (el, "sink");
   if (!sinkpad)
-    die ("%s has no sink pad", GST_OBJECT_NAME (el));
+    bench_die ("%s has no sink pad", GST_OBJECT_NAME (el));
   deadline = g_get_monotonic_time () + NEGOTIATE_TIMEOUT_US;
   while (!gst_pad_has_current_caps (sinkpad)) {
     if (g_get_monotonic_time () > deadline)
-      die ("%s did not negotiate within %d s", GST_OBJECT_NAME (el),
+      bench_die ("%s did not negotiate within %d s", GST_OBJECT_NAME (el),
           (int) (NEGOTIATE_TIMEOUT_US / G_USEC_PER_SEC));
     g_usleep (1000);
   }
@@ -816,23 +565,23 @@ get_buffers_from_element (input_set * in, GstElement * el)
     if (!gst_buffer_pool_config_validate_params (config, in->caps, size, 0,
             0)) {
       gst_structure_free (config);
-      die ("the element's pool rejected caps %" GST_PTR_FORMAT
+      bench_die ("the element's pool rejected caps %" GST_PTR_FORMAT
           " size %u", in->caps, size);
     }
     if (!gst_buffer_pool_set_config (pool, config))
-      die ("the element's pool rejected its own adjusted configuration");
+      bench_die ("the element's pool rejected its own adjusted configuration");
   }
   if (!gst_buffer_pool_set_active (pool, TRUE))
-    die ("cannot activate the element's pool");
+    bench_die ("cannot activate the element's pool");
 
   for (i = 0; i < N_POOL_BUFFERS; i++) {
     GstFlowReturn ret = gst_buffer_pool_acquire_buffer (pool, &in->bufs[i],
         NULL);
     if (ret != GST_FLOW_OK || !in->bufs[i])
-      die ("acquiring buffer %d from the element's pool: %s", i,
+      bench_die ("acquiring buffer %d from the element's pool: %s", i,
           gst_flow_get_name (ret));
     if (gst_buffer_get_size (in->bufs[i]) < in->info.size)
-      die ("pool buffer of %zu bytes, the frame needs %zu",
+      bench_die ("pool buffer of %zu bytes, the frame needs %zu",
           gst_buffer_get_size (in->bufs[i]), in->info.size);
     fill_buffer (in->bufs[i], i + 1);
   }
@@ -859,7 +608,7 @@ free_inputs (input_set * in)
   in->n_bufs = 0;
   if (in->pool) {
     if (!gst_buffer_pool_set_active (in->pool, FALSE))
-      die ("cannot deactivate the element's pool");
+      bench_die ("cannot deactivate the element's pool");
     gst_object_unref (in->pool);
     in->pool = NULL;
   }
@@ -876,7 +625,7 @@ push (GstElement * appsrc, GstBuffer * buf, guint64 i)
   GST_BUFFER_DURATION (buf) = GST_SECOND / 1000;
   ret = gst_app_src_push_buffer (GST_APP_SRC (appsrc), buf);
   if (ret != GST_FLOW_OK)
-    die ("pushing frame %" G_GUINT64_FORMAT ": %s", i,
+    bench_die ("pushing frame %" G_GUINT64_FORMAT ": %s", i,
         gst_flow_get_name (ret));
 }
 
@@ -899,13 +648,13 @@ run_pipeline_timed (const char *desc, input_set * in, int frames,
 
   pipeline = gst_parse_launch (desc, &err);
   if (err || !pipeline)
-    die ("gst_parse_launch (\"%s\"): %s", desc,
+    bench_die ("gst_parse_launch (\"%s\"): %s", desc,
         err ? err->message : "no pipeline");
   appsrc = gst_bin_get_by_name (GST_BIN (pipeline), "src");
   el = gst_bin_get_by_name (GST_BIN (pipeline), "el");
   sink = gst_bin_get_by_name (GST_BIN (pipeline), "sink");
   if (!appsrc || !el || !sink)
-    die ("pipeline \"%s\" lacks src, el or sink", desc);
+    bench_die ("pipeline \"%s\" lacks src, el or sink", desc);
 
   g_object_set (appsrc, "caps", in->caps, "format", GST_FORMAT_TIME,
       "is-live", FALSE, "block", TRUE,
@@ -916,7 +665,7 @@ run_pipeline_timed (const char *desc, input_set * in, int frames,
   pd.end_mark = total;
   sinkpad = gst_element_get_static_pad (sink, "sink");
   if (!sinkpad)
-    die ("fakesink has no sink pad");
+    bench_die ("fakesink has no sink pad");
   gst_pad_add_probe (sinkpad, GST_PAD_PROBE_TYPE_BUFFER, count_probe, &pd,
       NULL);
   gst_object_unref (sinkpad);
@@ -926,7 +675,7 @@ run_pipeline_timed (const char *desc, input_set * in, int frames,
 
   if (gst_element_set_state (pipeline, GST_STATE_PLAYING) ==
       GST_STATE_CHANGE_FAILURE)
-    die ("pipeline \"%s\" failed to go to PLAYING", desc);
+    bench_die ("pipeline \"%s\" failed to go to PLAYING", desc);
 
   /* Frame 0: a pageable buffer, so that the element negotiates and can
    * answer the ALLOCATION query. */
@@ -942,12 +691,12 @@ run_pipeline_timed (const char *desc, input_set * in, int frames,
     push (appsrc, gst_buffer_copy (in->bufs[i % in->n_bufs]), i);
   }
   if (gst_app_src_end_of_stream (GST_APP_SRC (appsrc)) != GST_FLOW_OK)
-    die ("gst_app_src_end_of_stream failed");
+    bench_die ("gst_app_src_end_of_stream failed");
 
   msg = gst_bus_timed_pop_filtered (bus, EOS_TIMEOUT,
       GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
   if (!msg)
-    die ("no EOS within %d s (fakesink saw %" G_GUINT64_FORMAT " of %"
+    bench_die ("no EOS within %d s (fakesink saw %" G_GUINT64_FORMAT " of %"
         G_GUINT64_FORMAT " buffers)", (int) (EOS_TIMEOUT / GST_SECOND),
         pd.count, total);
   if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
@@ -955,7 +704,7 @@ run_pipeline_timed (const char *desc, input_set * in, int frames,
   gst_message_unref (msg);
 
   if (pd.count != total || pd.t1 <= pd.t0)
-    die ("fakesink saw %" G_GUINT64_FORMAT " buffers, expected %"
+    bench_die ("fakesink saw %" G_GUINT64_FORMAT " buffers, expected %"
         G_GUINT64_FORMAT, pd.count, total);
   fps = frames / ((pd.t1 - pd.t0) * 1e-6);
   if (t0)
@@ -971,7 +720,7 @@ run_pipeline_timed (const char *desc, input_set * in, int frames,
 
   if (gst_element_set_state (pipeline, GST_STATE_NULL) ==
       GST_STATE_CHANGE_FAILURE)
-    die ("pipeline \"%s\" failed to go to NULL", desc);
+    bench_die ("pipeline \"%s\" failed to go to NULL", desc);
   gst_bus_set_sync_handler (bus, NULL, NULL, NULL);
   gst_object_unref (bus);
   gst_object_unref (sink);
@@ -1108,6 +857,7 @@ main (int argc, char **argv)
   gchar *variant;
   int n, r;
 
+  bench_init ("element-bench");
   parse_args (argc, argv);
   gst_init (NULL, NULL);
 
@@ -1125,9 +875,11 @@ main (int argc, char **argv)
       cudaGetLastError ();      /* clear */
     } else {
       if (opt.device >= count)
-        die ("--device %d, but only %d CUDA device(s)", opt.device, count);
+        bench_die ("--device %d, but only %d CUDA device(s)", opt.device,
+            count);
       if (opt.devices > count)
-        die ("--devices %d, but only %d CUDA device(s)", opt.devices, count);
+        bench_die ("--devices %d, but only %d CUDA device(s)", opt.devices,
+            count);
       CK (cudaSetDevice (opt.device));
       have_gpu = TRUE;
     }
@@ -1135,21 +887,22 @@ main (int argc, char **argv)
 
   factory = gst_element_factory_find (opt.element);
   if (!factory)
-    die ("element '%s' not found; point GST_PLUGIN_PATH at the build's gst/ "
-        "directory (GST_PLUGIN_PATH=build/gst)", opt.element);
+    bench_die ("element '%s' not found; point GST_PLUGIN_PATH at the "
+        "build's gst/ directory (GST_PLUGIN_PATH=build/gst)", opt.element);
   gst_object_unref (factory);
   factory = gst_element_factory_find ("identity");
   if (!factory)
-    die ("element 'identity' not found (GStreamer core elements missing)");
+    bench_die ("element 'identity' not found (GStreamer core elements "
+        "missing)");
   gst_object_unref (factory);
   factory = gst_element_factory_find ("appsrc");
   if (!factory)
-    die ("element 'appsrc' not found (gst-plugins-base 'app' missing)");
+    bench_die ("element 'appsrc' not found (gst-plugins-base 'app' missing)");
   gst_object_unref (factory);
 
   vfmt = gst_video_format_from_string (opt.format);
   if (vfmt == GST_VIDEO_FORMAT_UNKNOWN)
-    die ("unknown --format '%s'", opt.format);
+    bench_die ("unknown --format '%s'", opt.format);
 
   if (have_gpu) {
     struct cudaDeviceProp prop;
@@ -1158,7 +911,7 @@ main (int argc, char **argv)
   }
   variant = g_strdup_printf ("%s backend=%s", opt.element, opt.backend);
   if (opt.csv)
-    csv_open (opt.csv);
+    bench_csv_open (opt.csv);
   printf ("element-bench: %s backend=%s format=%s, %d run(s) per pipeline, "
       "%d warm-up frames, %d buffers cycled\n", opt.element, opt.backend,
       opt.format, opt.runs, opt.warmup, N_POOL_BUFFERS);
@@ -1183,16 +936,17 @@ main (int argc, char **argv)
 
     gst_video_info_init (&in.info);
     if (!gst_video_info_set_format (&in.info, vfmt, rw->size.w, rw->size.h))
-      die ("cannot describe %s %dx%d", opt.format, rw->size.w, rw->size.h);
+      bench_die ("cannot describe %s %dx%d", opt.format, rw->size.w,
+          rw->size.h);
     GST_VIDEO_INFO_FPS_N (&in.info) = 1000;
     GST_VIDEO_INFO_FPS_D (&in.info) = 1;
     in.caps = gst_video_info_to_caps (&in.info);
     if (!in.caps)
-      die ("cannot make caps for %s %dx%d", opt.format, rw->size.w,
+      bench_die ("cannot make caps for %s %dx%d", opt.format, rw->size.w,
           rw->size.h);
     in.prime = gst_buffer_new_allocate (NULL, in.info.size, NULL);
     if (!in.prime)
-      die ("gst_buffer_new_allocate (%zu) failed", in.info.size);
+      bench_die ("gst_buffer_new_allocate (%zu) failed", in.info.size);
     fill_buffer (in.prime, 0);
 
     /* Output: cudaedge gives GRAY8 of the same size; cudaupscale the same
@@ -1204,10 +958,10 @@ main (int argc, char **argv)
       ow *= 2;
       oh *= 2;
       if (!gst_video_info_set_format (&out_info, vfmt, ow, oh))
-        die ("cannot describe %s %dx%d", opt.format, ow, oh);
+        bench_die ("cannot describe %s %dx%d", opt.format, ow, oh);
     } else if (!gst_video_info_set_format (&out_info,
             GST_VIDEO_FORMAT_GRAY8, ow, oh)) {
-      die ("cannot describe GRAY8 %dx%d", ow, oh);
+      bench_die ("cannot describe GRAY8 %dx%d", ow, oh);
     }
 
     /* What crosses the link: the elements upload plane 0 only, which of a
@@ -1289,38 +1043,38 @@ main (int argc, char **argv)
             conc_fps[k], np, opt.device);
       printf ("\n");
     }
-    rw->fps = median (fps, opt.runs);   /* sorts */
+    rw->fps = bench_median (fps, opt.runs, NULL);   /* sorts */
     rw->fps_min = fps[0];
     rw->fps_max = fps[opt.runs - 1];
-    rw->id_fps = median (id_fps, opt.runs);
+    rw->id_fps = bench_median (id_fps, opt.runs, NULL);
 
     /* --csv: the link ceiling, the element (one pipeline, then each count
      * at once: one span each, so q1 = q3 = median) and identity; bytes:
      * the input and the output frame, what crosses the link. */
-    if (csv_file) {
+    if (bench_csv_enabled ()) {
       double bytes = (double) in_bytes + (double) out_info.size;
       double link_fps = rw->link.ok ? 1e6 / rw->link.period_us : 0;
 
       if (rw->link.ok)
-        csv_row ("link ceiling", rw->size.w, rw->size.h, opt.format, 1,
+        bench_csv_row ("link ceiling", rw->size.w, rw->size.h, opt.format, 1,
             "fps", link_fps, 1e6 / rw->link.period_q3_us,
             1e6 / rw->link.period_q1_us, bytes, NULL, 0);
       if (rw->link_cycled.ok) {
         gchar *c8 = g_strdup_printf ("link, %d buffers cycled",
             N_POOL_BUFFERS);
 
-        csv_row (c8, rw->size.w, rw->size.h, opt.format, 1, "fps",
+        bench_csv_row (c8, rw->size.w, rw->size.h, opt.format, 1, "fps",
             1e6 / rw->link_cycled.period_us,
             1e6 / rw->link_cycled.period_q3_us,
             1e6 / rw->link_cycled.period_q1_us, bytes, NULL, 0);
         g_free (c8);
       }
-      csv_row (variant, rw->size.w, rw->size.h, opt.format, 1, "fps",
-          rw->fps, percentile (fps, opt.runs, 0.25),
-          percentile (fps, opt.runs, 0.75), bytes, "link", link_fps);
+      bench_csv_row (variant, rw->size.w, rw->size.h, opt.format, 1, "fps",
+          rw->fps, bench_percentile (fps, opt.runs, 0.25),
+          bench_percentile (fps, opt.runs, 0.75), bytes, "link", link_fps);
       for (k = 0; k < opt.n_pipelines; k++)
         if (conc_fps[k] > 0)
-          csv_row (variant, rw->size.w, rw->size.h, opt.format,
+          bench_csv_row (variant, rw->size.w, rw->size.h, opt.format,
               opt.pipelines[k], "fps", conc_fps[k], conc_fps[k],
               conc_fps[k], bytes, "link", link_fps);
       if (links_fps > 0) {
@@ -1330,23 +1084,23 @@ main (int argc, char **argv)
         gchar *c8 = g_strdup_printf ("%d links, %d buffers cycled",
             opt.devices, N_POOL_BUFFERS);
 
-        csv_row (c, rw->size.w, rw->size.h, opt.format, opt.devices, "fps",
-            links_fps, links_fps, links_fps, bytes, NULL, 0);
-        csv_row (c8, rw->size.w, rw->size.h, opt.format, opt.devices, "fps",
-            links_cycled_fps, links_cycled_fps, links_cycled_fps, bytes,
-            NULL, 0);
+        bench_csv_row (c, rw->size.w, rw->size.h, opt.format, opt.devices,
+            "fps", links_fps, links_fps, links_fps, bytes, NULL, 0);
+        bench_csv_row (c8, rw->size.w, rw->size.h, opt.format, opt.devices,
+            "fps", links_cycled_fps, links_cycled_fps, links_cycled_fps,
+            bytes, NULL, 0);
         g_free (c8);
         for (k = 0; k < opt.n_pipelines; k++)
           if (spread_fps[k] > 0)
-            csv_row (v, rw->size.w, rw->size.h, opt.format,
+            bench_csv_row (v, rw->size.w, rw->size.h, opt.format,
                 opt.pipelines[k], "fps", spread_fps[k], spread_fps[k],
                 spread_fps[k], bytes, c, links_fps);
         g_free (c);
         g_free (v);
       }
-      csv_row ("identity", rw->size.w, rw->size.h, opt.format, 1, "fps",
-          rw->id_fps, percentile (id_fps, opt.runs, 0.25),
-          percentile (id_fps, opt.runs, 0.75), 0, NULL, 0);
+      bench_csv_row ("identity", rw->size.w, rw->size.h, opt.format, 1, "fps",
+          rw->id_fps, bench_percentile (id_fps, opt.runs, 0.25),
+          bench_percentile (id_fps, opt.runs, 0.75), 0, NULL, 0);
     }
     g_strlcpy (rw->source, in.source, sizeof rw->source);
     g_strlcpy (rw->backend, stats_string (rw->stats, "backend"),
@@ -1408,7 +1162,7 @@ main (int argc, char **argv)
     }
   }
 
-  csv_close ();
+  bench_csv_close ();
   g_free (variant);
   gst_deinit ();
   return 0;
