@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <unistd.h>
 
+#include <gst/app/gstappsrc.h>
+
 #include "bench-gst.h"
 #include "bench-util.h"
 
@@ -32,4 +34,18 @@ bench_bus_report (GstMessage * msg)
   }
   g_error_free (err);
   g_free (dbg);
+}
+
+void
+bench_push (GstElement * appsrc, GstBuffer * buf, guint64 i)
+{
+  GstFlowReturn ret;
+
+  GST_BUFFER_PTS (buf) = i * (GST_SECOND / 1000);
+  GST_BUFFER_DTS (buf) = GST_CLOCK_TIME_NONE;
+  GST_BUFFER_DURATION (buf) = GST_SECOND / 1000;
+  ret = gst_app_src_push_buffer (GST_APP_SRC (appsrc), buf);
+  if (ret != GST_FLOW_OK)
+    bench_die ("pushing frame %" G_GUINT64_FORMAT ": %s", i,
+        gst_flow_get_name (ret));
 }

@@ -17,6 +17,11 @@ G_BEGIN_DECLS
  * alone. */
 void bench_bus_report (GstMessage * msg);
 
+/* Pushes @buf (taking it) into the appsrc @appsrc as frame @i of a 1000/1
+ * stream (PTS i ms, duration 1 ms); any flow return but OK ends the
+ * process (bench_die ()). */
+void bench_push (GstElement * appsrc, GstBuffer * buf, guint64 i);
+
 G_END_DECLS
 
 #endif /* BENCH_GST_H */

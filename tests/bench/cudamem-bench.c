@@ -854,20 +854,6 @@ pipeline_free (bench_pipeline * p)
   gst_object_unref (p->pipeline);
 }
 
-static void
-push (GstElement * appsrc, GstBuffer * buf, guint64 i)
-{
-  GstFlowReturn ret;
-
-  GST_BUFFER_PTS (buf) = i * (GST_SECOND / 1000);
-  GST_BUFFER_DTS (buf) = GST_CLOCK_TIME_NONE;
-  GST_BUFFER_DURATION (buf) = GST_SECOND / 1000;
-  ret = gst_app_src_push_buffer (GST_APP_SRC (appsrc), buf);
-  if (ret != GST_FLOW_OK)
-    bench_die ("pushing frame %" G_GUINT64_FORMAT ": %s", i,
-        gst_flow_get_name (ret));
-}
-
 /* The element answers CONTEXT queries with the GstCudaContext it works
  * in: it must be the one the pipeline was given. */
 static void
@@ -947,7 +933,7 @@ run_element (GstCudaContext * ctx, input_set * in, int mode,
         g_usleep (QUEUE_POLL_US);
       }
     }
-    push (p.appsrc, gst_buffer_copy (in->bufs[i % in->n_bufs]), i);
+    bench_push (p.appsrc, gst_buffer_copy (in->bufs[i % in->n_bufs]), i);
   }
   if (gst_app_src_end_of_stream (GST_APP_SRC (p.appsrc)) != GST_FLOW_OK)
     bench_die ("gst_app_src_end_of_stream failed");
@@ -1012,7 +998,7 @@ check_foreign_context (GstCudaContext * ctx)
   if (gst_element_set_state (p.pipeline, GST_STATE_PLAYING) ==
       GST_STATE_CHANGE_FAILURE)
     bench_die ("the context-check pipeline failed to go to PLAYING");
-  push (p.appsrc, gst_buffer_copy (in.bufs[0]), 0);
+  bench_push (p.appsrc, gst_buffer_copy (in.bufs[0]), 0);
   gst_app_src_end_of_stream (GST_APP_SRC (p.appsrc));
 
   msg = gst_bus_timed_pop_filtered (p.bus, CHECK_TIMEOUT,

@@ -616,19 +616,6 @@ free_inputs (input_set * in)
   gst_caps_unref (in->caps);
 }
 
-static void
-push (GstElement * appsrc, GstBuffer * buf, guint64 i)
-{
-  GstFlowReturn ret;
-  GST_BUFFER_PTS (buf) = i * (GST_SECOND / 1000);
-  GST_BUFFER_DTS (buf) = GST_CLOCK_TIME_NONE;
-  GST_BUFFER_DURATION (buf) = GST_SECOND / 1000;
-  ret = gst_app_src_push_buffer (GST_APP_SRC (appsrc), buf);
-  if (ret != GST_FLOW_OK)
-    bench_die ("pushing frame %" G_GUINT64_FORMAT ": %s", i,
-        gst_flow_get_name (ret));
-}
-
 /* One run of @desc (elements named src, el, sink).  Returns the frames per
  * second of the timed part; fills @stats (if not NULL) from el's "stats".
  * @start (may be NULL) is waited on after the warm-up frames are pushed. */
@@ -679,7 +666,7 @@ run_pipeline_timed (const char *desc, input_set * in, int frames,
 
   /* Frame 0: a pageable buffer, so that the element negotiates and can
    * answer the ALLOCATION query. */
-  push (appsrc, gst_buffer_copy (in->prime), 0);
+  bench_push (appsrc, gst_buffer_copy (in->prime), 0);
   if (query_pool && in->n_bufs == 0)
     get_buffers_from_element (in, el);
   else if (in->n_bufs == 0)
@@ -688,7 +675,7 @@ run_pipeline_timed (const char *desc, input_set * in, int frames,
   for (i = 1; i < total; i++) {
     if (i == pd.start_mark)
       barrier_wait (start);
-    push (appsrc, gst_buffer_copy (in->bufs[i % in->n_bufs]), i);
+    bench_push (appsrc, gst_buffer_copy (in->bufs[i % in->n_bufs]), i);
   }
   if (gst_app_src_end_of_stream (GST_APP_SRC (appsrc)) != GST_FLOW_OK)
     bench_die ("gst_app_src_end_of_stream failed");
