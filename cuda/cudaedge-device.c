@@ -258,6 +258,21 @@ dev_signal_prepare (ce_dev_slot * sl, int64_t pixels, int64_t max_pixels,
   signal->value = sl->seq;
 }
 
+/* After the launch that ends the frame's kernels (with @signal, armed or
+ * not): whether it signals the frame's end, and in a timed frame the end
+ * of its kernels, where a download's time starts. */
+static ce_status
+dev_kernels_queued (ce_dev_slot * sl, const ce_launch_signal * signal)
+{
+  sl->signalled = signal->armed;
+  sl->downloads = 0;
+  if (sl->timed) {
+    CUDA_CHECK (cudaEventRecord (sl->kernels_done, sl->stream));
+    sl->timed_end = 1;
+  }
+  return CE_STATUS_OK;
+}
+
 static ce_status
 dev_edge_submit (ce_cuda_dev * dev, int slot, const ce_frame * src,
     const ce_edge_params * params, uint8_t * d_dst, size_t d_pitch,
@@ -316,13 +331,8 @@ dev_edge_submit (ce_cuda_dev * dev, int slot, const ce_frame * src,
       signal.count ? &signal : NULL, sl->stream);
   if (status != CE_STATUS_OK)
     return status;
-  sl->signalled = signal.armed;
-  /* A download's time runs from the frame's last kernels to its end. */
-  sl->downloads = 0;
-  if (sl->timed) {
-    CUDA_CHECK (cudaEventRecord (sl->kernels_done, sl->stream));
-    sl->timed_end = 1;
-  }
+  if ((status = dev_kernels_queued (sl, &signal)) != CE_STATUS_OK)
+    return status;
   if (h_dst) {
     CUDA_CHECK (cudaMemcpy2DAsync (h_dst, h_stride, d_dst, d_pitch, w, h,
             cudaMemcpyDeviceToHost, sl->stream));
@@ -382,13 +392,7 @@ ce_cuda_dev_upscale2x_submit (ce_cuda_dev * dev, int slot,
       signal.count ? &signal : NULL, sl->stream);
   if (status != CE_STATUS_OK)
     return status;
-  sl->signalled = signal.armed;
-  sl->downloads = 0;
-  if (sl->timed) {
-    CUDA_CHECK (cudaEventRecord (sl->kernels_done, sl->stream));
-    sl->timed_end = 1;
-  }
-  return CE_STATUS_OK;
+  return dev_kernels_queued (sl, &signal);
 }
 
 int

@@ -651,6 +651,33 @@ not_negotiated:
 
 /* ---- frames in flight ---- */
 
+/* Completes @job, whose GPU work ended with @status (the frame's checks,
+ * statistics and metadata; its output on error). */
+static GstFlowReturn
+gst_ce_job_complete (GstCeBaseFilter * self, GstCeJob * job,
+    ce_status status, const ce_timing * timing)
+{
+  GstCeFrameCheck check;
+
+#ifdef HAVE_GST_CUDA
+  if (job->device) {
+    /* Unmapped first: the check maps them again in host memory. */
+    gst_video_frame_unmap (&job->out);
+    gst_video_frame_unmap (&job->in);
+    job->in.buffer = job->out.buffer = NULL;
+    return gst_ce_cuda_memory_complete (self, job->frame, job->inbuf,
+        job->outbuf, job->params, job->check, job->check_fail, status,
+        timing);
+  }
+#endif
+  check.check = job->check;
+  check.check_fail = job->check_fail;
+  return gst_ce_base_filter_complete (self, job->frame, &job->in, &job->out,
+      job->params, &check, job->ctx != NULL, status,
+      job->slot >= 0 ? "ce_cuda_frame_wait" : "submitting the frame",
+      timing);
+}
+
 /* Waits for the oldest frame in flight and completes it.  Its output comes
  * back in @outbuf even when the flow return is not OK, as from
  * GstBaseTransform::transform; the caller drops it then.  After an error
@@ -661,7 +688,6 @@ gst_ce_base_filter_finish_oldest (GstCeBaseFilter * self, GstBuffer ** outbuf)
 {
   GstCeBaseFilterPrivate *priv = GET_PRIV (self);
   ce_timing timing = { 0.0, 0.0, 0.0 };
-  GstCeFrameCheck check;
   gboolean discont;
   GstFlowReturn ret;
   ce_status status;
@@ -673,30 +699,7 @@ gst_ce_base_filter_finish_oldest (GstCeBaseFilter * self, GstBuffer ** outbuf)
     return GST_FLOW_OK;
 
   status = gst_ce_in_flight_wait (&priv->in_flight, job, &timing);
-#ifdef HAVE_GST_CUDA
-  if (job->device) {
-    /* Unmapped first: the check maps them again in host memory. */
-    gst_video_frame_unmap (&job->out);
-    gst_video_frame_unmap (&job->in);
-    job->in.buffer = job->out.buffer = NULL;
-    ret = gst_ce_cuda_memory_complete (self, job->frame, job->inbuf,
-        job->outbuf, job->params, job->check, job->check_fail, status,
-        &timing);
-    discont = job->discont;
-    *outbuf = gst_ce_job_free (job);
-    if (ret == GST_FLOW_OK)
-      gst_ce_qos_output (self, outbuf, discont);
-    else
-      gst_ce_in_flight_discard (&priv->in_flight);
-    return ret;
-  }
-#endif
-  check.check = job->check;
-  check.check_fail = job->check_fail;
-  ret = gst_ce_base_filter_complete (self, job->frame, &job->in, &job->out,
-      job->params, &check, job->ctx != NULL, status,
-      job->slot >= 0 ? "ce_cuda_frame_wait" : "submitting the frame",
-      &timing);
+  ret = gst_ce_job_complete (self, job, status, &timing);
   discont = job->discont;
   *outbuf = gst_ce_job_free (job);
 
