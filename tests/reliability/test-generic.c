@@ -290,29 +290,9 @@ GST_END_TEST;
 
 /* ---- metadata ---- */
 
-/* Flags an element has no reason to touch, a different mix per frame. */
-static const GstBufferFlags frame_flags[] = {
-  GST_BUFFER_FLAG_DELTA_UNIT,
-  GST_BUFFER_FLAG_MARKER,
-  GST_BUFFER_FLAG_DROPPABLE | GST_BUFFER_FLAG_DELTA_UNIT,
-  GST_BUFFER_FLAG_LIVE,
-  GST_BUFFER_FLAG_NON_DROPPABLE | GST_BUFFER_FLAG_SYNC_AFTER,
-  GST_BUFFER_FLAG_CORRUPTED,
-  GST_BUFFER_FLAG_HEADER | GST_BUFFER_FLAG_MARKER,
-  0,
-};
-
-#define METADATA_FLAGS (GST_BUFFER_FLAG_DISCONT | GST_BUFFER_FLAG_DELTA_UNIT \
-    | GST_BUFFER_FLAG_MARKER | GST_BUFFER_FLAG_DROPPABLE \
-    | GST_BUFFER_FLAG_LIVE | GST_BUFFER_FLAG_NON_DROPPABLE \
-    | GST_BUFFER_FLAG_SYNC_AFTER | GST_BUFFER_FLAG_CORRUPTED \
-    | GST_BUFFER_FLAG_HEADER)
-
 typedef struct
 {
-  GstClockTime pts, dts, duration;
-  guint64 offset, offset_end;
-  guint flags;
+  CeTestMeta meta;
   gsize size;                   /* of the output frame its caps give */
   gboolean at_least;            /* the size may be rounded up (cudaupscale's
                                  * pinned pools, on the CUDA backend) */
@@ -322,14 +302,7 @@ static void
 expect_meta (const gchar * factory, GstBuffer * out, const FrameMeta * m,
     guint i)
 {
-  fail_unless_equals_uint64 (GST_BUFFER_PTS (out), m->pts);
-  fail_unless_equals_uint64 (GST_BUFFER_DTS (out), m->dts);
-  fail_unless_equals_uint64 (GST_BUFFER_DURATION (out), m->duration);
-  fail_unless_equals_uint64 (GST_BUFFER_OFFSET (out), m->offset);
-  fail_unless_equals_uint64 (GST_BUFFER_OFFSET_END (out), m->offset_end);
-  fail_unless (((guint) GST_BUFFER_FLAGS (out) & METADATA_FLAGS) == m->flags,
-      "%s frame %u: flags 0x%x, expected 0x%x", factory, i,
-      (guint) GST_BUFFER_FLAGS (out) & METADATA_FLAGS, m->flags);
+  ce_test_assert_meta (out, &m->meta, factory, i);
   fail_unless (m->at_least ? gst_buffer_get_size (out) >= m->size
       : gst_buffer_get_size (out) == m->size, "%s frame %u: %" G_GSIZE_FORMAT
       " bytes, expected %s%" G_GSIZE_FORMAT, factory, i,
@@ -369,25 +342,16 @@ CE_TEST (test_n_frames_keep_timestamps_offsets_and_flags)
         g_free (caps);
       }
       in = ce_test_random_frame (format, w, h, i, &info);
-      m->pts = 1000 * GST_SECOND + i * GST_SECOND / 30;
-      m->dts = m->pts - GST_MSECOND * (i % 3);
-      m->duration = GST_SECOND / 30 + (i % 5);
-      m->offset = 7 * i;
-      m->offset_end = 7 * i + 1 + i % 4;
-      m->flags = frame_flags[i % G_N_ELEMENTS (frame_flags)];
+      ce_test_meta_for_frame (&m->meta, i);
+      /* DISCONT on the first frame of the new caps as well. */
+      if (i == N_FRAMES / 2)
+        m->meta.flags |= GST_BUFFER_FLAG_DISCONT;
+      ce_test_set_meta (in, &m->meta);
       gst_video_info_set_format (&out_info, gst_video_format_from_string
           (upscale ? format : "GRAY8"), upscale ? 2 * w : w,
           upscale ? 2 * h : h);
       m->size = GST_VIDEO_INFO_SIZE (&out_info);
       m->at_least = upscale && g_str_equal (ce_test_backend (), "cuda");
-      if (i == 0 || i == N_FRAMES / 2)
-        m->flags |= GST_BUFFER_FLAG_DISCONT;
-      GST_BUFFER_PTS (in) = m->pts;
-      GST_BUFFER_DTS (in) = m->dts;
-      GST_BUFFER_DURATION (in) = m->duration;
-      GST_BUFFER_OFFSET (in) = m->offset;
-      GST_BUFFER_OFFSET_END (in) = m->offset_end;
-      GST_BUFFER_FLAG_SET (in, m->flags);
 
       fail_unless_equals_int (gst_harness_push (hh, in), GST_FLOW_OK);
       while ((out = gst_harness_try_pull (hh)) != NULL) {

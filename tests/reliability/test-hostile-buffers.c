@@ -135,6 +135,20 @@ exact_block (const guint8 * data, gsize size)
   return gst_memory_new_wrapped (0, copy, size, 0, size, copy, g_free);
 }
 
+/* A buffer of @size bytes from the default allocator, holding a copy of
+ * @bytes. */
+static GstBuffer *
+allocated_copy (const guint8 * bytes, gsize size)
+{
+  GstBuffer *buf = gst_buffer_new_allocate (NULL, size, NULL);
+  GstMapInfo map;
+
+  gst_buffer_map (buf, &map, GST_MAP_WRITE);
+  memcpy (map.data, bytes, map.size);
+  gst_buffer_unmap (buf, &map);
+  return buf;
+}
+
 /* @bytes split into blocks at the @n_cuts offsets of @cuts (increasing). */
 static GstBuffer *
 blocks_buffer (const guint8 * bytes, gsize size, const gsize * cuts,
@@ -225,6 +239,26 @@ push_expect_error (CeTestFixture * f, const Target * t, GstBuffer * in,
   push_expect_outcome (f, t, in, NULL, w, h);
 }
 
+/* @in pushed into a new @t element with @w x @h caps has the outcome
+ * @expected (see push_expect_outcome ()). */
+static void
+check_outcome (const Target * t, GstBuffer * in, const guint8 * expected,
+    gint w, gint h)
+{
+  CeTestFixture f;
+
+  start (&f, t, w, h);
+  push_expect_outcome (&f, t, in, expected, w, h);
+  ce_test_fixture_stop (&f);
+}
+
+/* @in pushed into a new @t element with @w x @h caps is refused. */
+static void
+check_error (const Target * t, GstBuffer * in, gint w, gint h)
+{
+  check_outcome (t, in, NULL, w, h);
+}
+
 /* ---- plane 0 over several memory blocks ---- */
 
 /* Plane 0 (at @offset, rows of @stride) of a @w x @h frame, in blocks cut
@@ -237,7 +271,6 @@ check_blocks (const Target * t, gint w, gint h, gsize offset, gint stride,
   GstVideoInfo info;
   gsize size;
   guint8 *bytes, *expected;
-  CeTestFixture f;
   GstBuffer *in;
 
   /* The rest of the buffer (chroma of I420) follows plane 0's rows. */
@@ -258,9 +291,7 @@ check_blocks (const Target * t, gint w, gint h, gsize offset, gint stride,
           - GST_VIDEO_INFO_PLANE_STRIDE (&info, 0) * (gsize) h;
   }
 
-  start (&f, t, w, h);
-  push_expect_outcome (&f, t, in, expected, w, h);
-  ce_test_fixture_stop (&f);
+  check_outcome (t, in, expected, w, h);
   g_free (expected);
   g_free (bytes);
 }
@@ -367,15 +398,12 @@ check_offset (gsize offset, gint stride_extra)
     const Target *t = &targets[i];
     gint w = 64, h = 48, stride = w * t->bpp + stride_extra;
     GstVideoInfo info;
-    CeTestFixture f;
     GstBuffer *in;
 
     gst_video_info_set_format (&info, t->gst_format, w, h);
     in = ce_test_random_buffer (GST_VIDEO_INFO_SIZE (&info) + 4096, 5);
     add_meta (in, t, w, h, offset, stride);
-    start (&f, t, w, h);
-    push_expect_error (&f, t, in, w, h);
-    ce_test_fixture_stop (&f);
+    check_error (t, in, w, h);
   }
 }
 
@@ -397,16 +425,13 @@ CE_TEST (test_plane_offset_wrapping_to_zero_is_an_error)
       i = next_target (i + 1)) {
     const Target *t = &targets[i];
     gint w = 8, h = 1, row = w * t->bpp;
-    CeTestFixture f;
     GstBuffer *in;
 
     if (g_str_equal (t->format, "I420"))
       continue;                 /* needs an even height */
     in = ce_test_random_buffer (4096, 6);
     add_meta (in, t, w, h, G_MAXSIZE - row + 1, row);
-    start (&f, t, w, h);
-    push_expect_error (&f, t, in, w, h);
-    ce_test_fixture_stop (&f);
+    check_error (t, in, w, h);
   }
 }
 
@@ -428,14 +453,11 @@ CE_TEST (test_plane_offset_just_past_the_buffer_is_an_error)
     const Target *t = &targets[i];
     gint w = 20, h = 10, row = w * t->bpp;
     gsize size = (gsize) row * h;
-    CeTestFixture f;
     GstBuffer *in = ce_test_random_buffer (size * 2, 7);
 
     /* Plane 0 ends one byte past the buffer. */
     add_meta (in, t, w, h, size + 1, row);
-    start (&f, t, w, h);
-    push_expect_error (&f, t, in, w, h);
-    ce_test_fixture_stop (&f);
+    check_error (t, in, w, h);
   }
 }
 
@@ -453,16 +475,13 @@ check_bad_stride (gint (*stride_of) (gint row))
     const Target *t = &targets[i];
     gint w = 32, h = 16, row = w * t->bpp;
     GstVideoInfo info;
-    CeTestFixture f;
     GstBuffer *in;
 
     gst_video_info_set_format (&info, t->gst_format, w, h);
     /* Large enough for any reading of the rows, backwards included. */
     in = ce_test_random_buffer (GST_VIDEO_INFO_SIZE (&info) * 3, 8);
     add_meta (in, t, w, h, GST_VIDEO_INFO_SIZE (&info), stride_of (row));
-    start (&f, t, w, h);
-    push_expect_error (&f, t, in, w, h);
-    ce_test_fixture_stop (&f);
+    check_error (t, in, w, h);
   }
 }
 
@@ -545,15 +564,12 @@ CE_TEST (test_stride_of_g_maxint_is_an_error)
     const Target *t = &targets[i];
     gint w = 16, h = 8;
     GstVideoInfo info;
-    CeTestFixture f;
     GstBuffer *in;
 
     gst_video_info_set_format (&info, t->gst_format, w, h);
     in = ce_test_random_buffer (GST_VIDEO_INFO_SIZE (&info), 9);
     add_meta (in, t, w, h, 0, G_MAXINT);
-    start (&f, t, w, h);
-    push_expect_error (&f, t, in, w, h);
-    ce_test_fixture_stop (&f);
+    check_error (t, in, w, h);
   }
 }
 
@@ -572,7 +588,6 @@ check_meta_mismatch (GstVideoFormat meta_format, gint meta_w, gint meta_h)
     gint w = 32, h = 24;
     GstVideoInfo info, meta_info;
     GstVideoFormat f_meta = meta_format ? meta_format : t->gst_format;
-    CeTestFixture f;
     GstBuffer *in;
     gsize size;
 
@@ -583,9 +598,7 @@ check_meta_mismatch (GstVideoFormat meta_format, gint meta_w, gint meta_h)
     in = ce_test_random_buffer (size, 10);
     gst_buffer_add_video_meta (in, GST_VIDEO_FRAME_FLAG_NONE, f_meta, meta_w,
         meta_h);
-    start (&f, t, w, h);
-    push_expect_error (&f, t, in, w, h);
-    ce_test_fixture_stop (&f);
+    check_error (t, in, w, h);
   }
 }
 
@@ -644,6 +657,23 @@ CE_TEST (test_meta_larger_than_caps_is_padding)
 
 GST_END_TEST;
 
+/* A buffer the size of @t's @w x @h frame, with a meta of @n_planes at
+ * @offsets, rows of @strides: refused. */
+static void
+check_meta_layout_error (const Target * t, gint w, gint h, guint n_planes,
+    gsize offsets[GST_VIDEO_MAX_PLANES], gint strides[GST_VIDEO_MAX_PLANES],
+    guint32 seed)
+{
+  GstVideoInfo info;
+  GstBuffer *in;
+
+  gst_video_info_set_format (&info, t->gst_format, w, h);
+  in = ce_test_random_buffer (GST_VIDEO_INFO_SIZE (&info), seed);
+  gst_buffer_add_video_meta_full (in, GST_VIDEO_FRAME_FLAG_NONE,
+      t->gst_format, w, h, n_planes, offsets, strides);
+  check_error (t, in, w, h);
+}
+
 /* A meta with one plane more or fewer than the caps' format: refused
  * with an error (not a GStreamer critical from mapping it). */
 CE_TEST (test_meta_plane_count_other_than_caps_is_an_error)
@@ -661,8 +691,6 @@ CE_TEST (test_meta_plane_count_other_than_caps_is_an_error)
       guint n = GST_VIDEO_INFO_N_PLANES (&info) + delta;
       gsize offsets[GST_VIDEO_MAX_PLANES] = { 0, };
       gint strides[GST_VIDEO_MAX_PLANES] = { 0, };
-      CeTestFixture f;
-      GstBuffer *in;
       guint p;
 
       if (n == 0)
@@ -673,12 +701,7 @@ CE_TEST (test_meta_plane_count_other_than_caps_is_an_error)
         strides[p] = p < GST_VIDEO_INFO_N_PLANES (&info)
             ? GST_VIDEO_INFO_PLANE_STRIDE (&info, p) : w;
       }
-      in = ce_test_random_buffer (GST_VIDEO_INFO_SIZE (&info), 14);
-      gst_buffer_add_video_meta_full (in, GST_VIDEO_FRAME_FLAG_NONE,
-          t->gst_format, w, h, n, offsets, strides);
-      start (&f, t, w, h);
-      push_expect_error (&f, t, in, w, h);
-      ce_test_fixture_stop (&f);
+      check_meta_layout_error (t, w, h, n, offsets, strides, 14);
     }
   }
 }
@@ -701,8 +724,6 @@ CE_TEST (test_meta_chroma_plane_outside_the_buffer_is_an_error)
     GstVideoInfo info;
     gsize offsets[GST_VIDEO_MAX_PLANES] = { 0, };
     gint strides[GST_VIDEO_MAX_PLANES] = { 0, };
-    CeTestFixture f;
-    GstBuffer *in;
     guint p;
 
     gst_video_info_set_format (&info, t.gst_format, w, h);
@@ -718,12 +739,7 @@ CE_TEST (test_meta_chroma_plane_outside_the_buffer_is_an_error)
       strides[1] = -4;
     else
       strides[2] = 3;           /* a row of V is 4 bytes */
-    in = ce_test_random_buffer (GST_VIDEO_INFO_SIZE (&info), 15);
-    gst_buffer_add_video_meta_full (in, GST_VIDEO_FRAME_FLAG_NONE,
-        t.gst_format, w, h, 3, offsets, strides);
-    start (&f, &t, w, h);
-    push_expect_error (&f, &t, in, w, h);
-    ce_test_fixture_stop (&f);
+    check_meta_layout_error (&t, w, h, 3, offsets, strides, 15);
   }
 }
 
@@ -744,21 +760,14 @@ CE_TEST (test_meta_stride_shorter_than_packed_422_row_is_an_error)
     gsize offsets[GST_VIDEO_MAX_PLANES] = { 0, };
     gint strides[GST_VIDEO_MAX_PLANES] = { stride, };
     guint8 *bytes = random_bytes ((gsize) stride * h, 16), *expected = NULL;
-    CeTestFixture f;
     GstBuffer *in;
-    GstMapInfo map;
 
     if (stride == 8)
       expected = reference (&t, bytes, stride, w, h);
-    in = gst_buffer_new_allocate (NULL, (gsize) stride * h, NULL);
-    gst_buffer_map (in, &map, GST_MAP_WRITE);
-    memcpy (map.data, bytes, map.size);
-    gst_buffer_unmap (in, &map);
+    in = allocated_copy (bytes, (gsize) stride * h);
     gst_buffer_add_video_meta_full (in, GST_VIDEO_FRAME_FLAG_NONE,
         t.gst_format, w, h, 1, offsets, strides);
-    start (&f, &t, w, h);
-    push_expect_outcome (&f, &t, in, expected, w, h);
-    ce_test_fixture_stop (&f);
+    check_outcome (&t, in, expected, w, h);
     g_free (expected);
     g_free (bytes);
   }
@@ -774,11 +783,7 @@ CE_TEST (test_buffer_without_memory_is_an_error)
 
   for (i = next_target (0); i < G_N_ELEMENTS (targets);
       i = next_target (i + 1)) {
-    CeTestFixture f;
-
-    start (&f, &targets[i], 16, 8);
-    push_expect_error (&f, &targets[i], gst_buffer_new (), 16, 8);
-    ce_test_fixture_stop (&f);
+    check_error (&targets[i], gst_buffer_new (), 16, 8);
   }
 }
 
@@ -790,12 +795,8 @@ CE_TEST (test_zero_size_buffer_is_an_error)
 
   for (i = next_target (0); i < G_N_ELEMENTS (targets);
       i = next_target (i + 1)) {
-    CeTestFixture f;
-
-    start (&f, &targets[i], 16, 8);
-    push_expect_error (&f, &targets[i], gst_buffer_new_allocate (NULL, 0,
-            NULL), 16, 8);
-    ce_test_fixture_stop (&f);
+    check_error (&targets[i], gst_buffer_new_allocate (NULL, 0, NULL), 16,
+        8);
   }
 }
 
@@ -809,13 +810,10 @@ CE_TEST (test_zero_size_buffer_with_meta_is_an_error)
   for (i = next_target (0); i < G_N_ELEMENTS (targets);
       i = next_target (i + 1)) {
     const Target *t = &targets[i];
-    CeTestFixture f;
     GstBuffer *in = gst_buffer_new_allocate (NULL, 0, NULL);
 
     add_meta (in, t, 16, 8, 0, 16 * t->bpp);
-    start (&f, t, 16, 8);
-    push_expect_error (&f, t, in, 16, 8);
-    ce_test_fixture_stop (&f);
+    check_error (t, in, 16, 8);
   }
 }
 
@@ -831,15 +829,12 @@ CE_TEST (test_buffer_one_byte_short_is_an_error)
     const Target *t = &targets[i];
     gint w = 31, h = 17;
     GstVideoInfo info;
-    CeTestFixture f;
 
     if (g_str_equal (t->format, "I420"))
       h = 18;
     gst_video_info_set_format (&info, t->gst_format, w, h);
-    start (&f, t, w, h);
-    push_expect_error (&f, t,
-        ce_test_random_buffer (GST_VIDEO_INFO_SIZE (&info) - 1, 11), w, h);
-    ce_test_fixture_stop (&f);
+    check_error (t, ce_test_random_buffer (GST_VIDEO_INFO_SIZE (&info) - 1,
+            11), w, h);
   }
 }
 
@@ -858,7 +853,6 @@ CE_TEST (test_meta_plane_one_byte_short_is_an_error)
       gint w = 30, h = 10, row = w * t->bpp;
       gsize size = (gsize) row * h - 1, cut = size / 2;
       guint8 *bytes = random_bytes (size, 12);
-      CeTestFixture f;
       GstBuffer *in;
 
       if (g_str_equal (t->format, "I420")) {
@@ -867,9 +861,7 @@ CE_TEST (test_meta_plane_one_byte_short_is_an_error)
       }
       in = blocks_buffer (bytes, size, &cut, split);
       add_meta (in, t, w, h, 0, row);
-      start (&f, t, w, h);
-      push_expect_error (&f, t, in, w, h);
-      ce_test_fixture_stop (&f);
+      check_error (t, in, w, h);
       g_free (bytes);
     }
   }
@@ -892,7 +884,6 @@ CE_TEST (test_good_frame_after_a_refused_buffer_matches_reference)
     CeTestFixture f;
     GstBuffer *in;
     guint8 *bytes, *expected;
-    GstMapInfo map;
 
     gst_video_info_set_format (&info, t->gst_format, w, h);
     start (&f, t, w, h);
@@ -900,10 +891,7 @@ CE_TEST (test_good_frame_after_a_refused_buffer_matches_reference)
 
     bytes = random_bytes (GST_VIDEO_INFO_SIZE (&info), 13);
     expected = reference (t, bytes, row, w, h);
-    in = gst_buffer_new_allocate (NULL, GST_VIDEO_INFO_SIZE (&info), NULL);
-    gst_buffer_map (in, &map, GST_MAP_WRITE);
-    memcpy (map.data, bytes, map.size);
-    gst_buffer_unmap (in, &map);
+    in = allocated_copy (bytes, GST_VIDEO_INFO_SIZE (&info));
     push_expect_outcome (&f, t, in, expected, w, h);
     ce_test_fixture_stop (&f);
     g_free (expected);
