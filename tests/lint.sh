@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Static analysis of the plugin and the core (gst/, cuda/ host code):
+# cppcheck's warning, performance and portability checks, both with and
+# without GStreamer's CUDA library.  Exits 1 on any finding.  Installs
+# cppcheck when it is missing (Debian 12, as root).
+# Usage: tests/lint.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+if ! command -v cppcheck >/dev/null; then
+  if [ "$(id -u)" != 0 ]; then
+    echo "cppcheck is missing; run as root to install it" >&2
+    exit 1
+  fi
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+    --no-install-recommends cppcheck >/dev/null
+fi
+
+inc=()
+for d in cuda gst /usr/include/gstreamer-1.0 /usr/include/glib-2.0 \
+    /usr/lib/x86_64-linux-gnu/glib-2.0/include /usr/local/cuda/include; do
+  [ -d "$d" ] && inc+=(-I "$d")
+done
+status=0
+for defs in "-DHAVE_GST_CUDA=1 -DGST_USE_UNSTABLE_API" "-UHAVE_GST_CUDA"; do
+  # shellcheck disable=SC2086
+  cppcheck -q --error-exitcode=1 --std=c11 \
+    --enable=warning,performance,portability --inline-suppr \
+    --suppress=missingIncludeSystem -D__x86_64__ -D__GNUC__=12 \
+    $defs "${inc[@]}" cuda/*.c gst/*.c || status=1
+done
+[ $status = 0 ] && echo "lint: cppcheck found nothing"
+exit $status
