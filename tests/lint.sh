@@ -17,17 +17,24 @@ if ! command -v cppcheck >/dev/null; then
     --no-install-recommends cppcheck >/dev/null
 fi
 
-inc=()
-for d in cuda gst /usr/include/gstreamer-1.0 /usr/include/glib-2.0 \
-    /usr/lib/x86_64-linux-gnu/glib-2.0/include /usr/local/cuda/include; do
-  [ -d "$d" ] && inc+=(-I "$d")
+# The headers as the build finds them (GStreamer's and GLib's through
+# pkg-config), and the machine's architecture, which gstconfig.h asks for.
+inc=(-I cuda -I gst)
+for d in $(pkg-config --cflags-only-I gstreamer-video-1.0 2>/dev/null) \
+    -I/usr/local/cuda/include; do
+  [ -d "${d#-I}" ] && inc+=("$d")
 done
+case $(uname -m) in
+  x86_64) arch=-D__x86_64__ ;;
+  aarch64) arch=-D__aarch64__ ;;
+  *) arch= ;;
+esac
 status=0
 for defs in "-DHAVE_GST_CUDA=1 -DGST_USE_UNSTABLE_API" "-UHAVE_GST_CUDA"; do
   # shellcheck disable=SC2086
   cppcheck -q --error-exitcode=1 --std=c11 \
     --enable=warning,performance,portability --inline-suppr \
-    --suppress=missingIncludeSystem -D__x86_64__ -D__GNUC__=12 \
+    --suppress=missingIncludeSystem $arch -D__GNUC__=12 \
     $defs "${inc[@]}" cuda/*.c gst/*.c || status=1
 done
 [ $status = 0 ] && echo "lint: cppcheck found nothing"
