@@ -77,7 +77,6 @@
  * options.
  */
 #include <errno.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -46,8 +46,6 @@
  * Exit: 0 done, 77 "SKIP: no CUDA device" (--backend cuda without a GPU),
  * 1 on any error, 2 on bad options.
  */
-#include <errno.h>
-#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
