@@ -30,17 +30,24 @@ bench_program (void)
 /* ------------------------------------------------------------------ */
 /* Errors */
 
+/* "<program>: <kind><message>" on stderr, stdout flushed first. */
+static void
+report (const char *kind, const char *fmt, va_list ap)
+{
+  fflush (stdout);
+  fprintf (stderr, "%s: %s", program, kind);
+  vfprintf (stderr, fmt, ap);
+  fprintf (stderr, "\n");
+}
+
 void
 bench_die (const char *fmt, ...)
 {
   va_list ap;
 
-  fflush (stdout);
-  fprintf (stderr, "%s: error: ", program);
   va_start (ap, fmt);
-  vfprintf (stderr, fmt, ap);
+  report ("error: ", fmt, ap);
   va_end (ap);
-  fprintf (stderr, "\n");
   exit (1);
 }
 
@@ -49,11 +56,9 @@ bench_bad_option (const char *fmt, ...)
 {
   va_list ap;
 
-  fprintf (stderr, "%s: ", program);
   va_start (ap, fmt);
-  vfprintf (stderr, fmt, ap);
+  report ("", fmt, ap);
   va_end (ap);
-  fprintf (stderr, "\n");
   exit (2);
 }
 

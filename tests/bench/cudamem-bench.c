@@ -900,7 +900,7 @@ run_element (GstCudaContext * ctx, input_set * in, int mode,
   pipeline_new (&p, ctx, in, mode);
   total = (guint64) opt.warmup + frames;
   pd.ctx = ctx;
-  pd.cuda = with_element ? mode_cuda[mode] : TRUE;     /* the input's */
+  pd.cuda = mode >= 0 ? mode_cuda[mode] : TRUE;        /* the input's */
   pd.start_mark = opt.warmup;
   pd.end_mark = total;
   sinkpad = gst_element_get_static_pad (p.sink, "sink");

@@ -959,7 +959,8 @@ main (int argc, char **argv)
       rw->link = measure_link (in_bytes, out_info.size, NULL, 1);
       printf ("link %dx%d: H2D %.2f GB/s (%zu B), D2H %.2f GB/s (%zu B), "
           "overlapped %.1f us/frame -> %.0f fps\n", rw->size.w, rw->size.h,
-          rw->link.h2d_gbs, in_bytes, rw->link.d2h_gbs, out_info.size,
+          rw->link.h2d_gbs, in_bytes, rw->link.d2h_gbs,
+          (size_t) out_info.size,
           rw->link.period_us, 1e6 / rw->link.period_us);
       /* The same with as many host buffers as the pools cycle, whose
        * copies go to the host's memory rather than its caches. */
